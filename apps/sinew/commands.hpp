@@ -1,0 +1,16 @@
+// Subcommands of the sinew program; each takes the arguments after its name and returns the
+// process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sinew::app {
+
+/// `sinew backends`: lists every backend, whether it is compiled in and usable, and where it runs.
+int backends_command(const std::vector<std::string>& args);
+/// `sinew compare`: times the sparse and vector kernels of every usable backend on a generated
+/// FEM-like matrix and prints a side-by-side table (also written as CSV).
+int compare_command(const std::vector<std::string>& args);
+
+}  // namespace sinew::app

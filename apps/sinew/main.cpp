@@ -1,0 +1,49 @@
+// The sinew command-line program.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "sinew/core/error.hpp"
+
+namespace {
+
+void usage(std::FILE* out) {
+  std::fputs(
+      "usage: sinew COMMAND [options]\n"
+      "\n"
+      "commands:\n"
+      "  backends                    list the compute backends, whether each can run here, and where\n"
+      "  compare [--size N] [--backend B] [--repeat R] [--threads N] [--out DIR]\n"
+      "                              time the kernels of every usable backend (or only B) on a\n"
+      "                              generated N^3-vertex FEM-like matrix; writes DIR/compare.csv\n"
+      "\n"
+      "The backend may also be chosen with the SINEW_BACKEND environment variable.\n",
+      out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "backends") return sinew::app::backends_command(args);
+    if (command == "compare") return sinew::app::compare_command(args);
+    if (command == "help" || command == "--help" || command == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "sinew: unknown command '%s'\n\n", command.c_str());
+    usage(stderr);
+    return 2;
+  } catch (const sinew::Error& e) {
+    std::fprintf(stderr, "sinew %s: error: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}

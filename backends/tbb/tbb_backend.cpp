@@ -1,0 +1,68 @@
+// CPU threads through oneTBB. Kernels run inside the backend's own task arena, so two backends
+// with different thread counts coexist in one process without global settings.
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+
+#include <memory>
+#include <string>
+
+#include "sinew/backends/tbb.hpp"
+#include "sinew/core/host_memory.hpp"
+#include "sinew/core/loop_backend.hpp"
+
+namespace sinew {
+namespace {
+
+struct TbbExec : HostMemory {
+  // Entries per task: large enough to amortise scheduling, small enough to balance 3x3 SVDs.
+  static constexpr std::size_t kGrain = 512;
+  std::shared_ptr<tbb::task_arena> arena;
+
+  template <class F>
+  void for_each(std::size_t n, const F& f) const {
+    if (n == 0) return;
+    arena->execute([&] {
+      // Static partitioning: each thread streams one contiguous range (bandwidth-bound kernels).
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, n, kGrain),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+          },
+          tbb::static_partitioner());
+    });
+  }
+  std::string execution_space() const { return "oneTBB task arena, " + std::to_string(concurrency()) + " threads"; }
+  int concurrency() const { return arena->max_concurrency(); }
+};
+
+class TbbBackend final : public LoopBackend<TbbExec> {
+ public:
+  explicit TbbBackend(const BackendOptions& o)
+      : LoopBackend("tbb", TbbExec{{}, std::make_shared<tbb::task_arena>(arena_threads(o))}) {}
+
+ private:
+  static int arena_threads(const BackendOptions& o) {
+    const int automatic = tbb::task_arena::automatic;  // a copy: the constant has no definition to bind to
+    return o.threads > 0 ? o.threads : automatic;
+  }
+};
+
+}  // namespace
+
+void register_tbb_backend(BackendRegistry& registry) {
+  registry.add(
+      "tbb",
+      [](const BackendOptions& o) {
+        if (o.threads < 0) throw Error("tbb backend: threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
+        return std::unique_ptr<Backend>(new TbbBackend(o));
+      },
+      [] {
+        const int n = tbb::info::default_concurrency();
+        return BackendInfo{"tbb", true, true, "oneTBB task arena, " + std::to_string(n) + " threads", n};
+      });
+}
+
+}  // namespace sinew

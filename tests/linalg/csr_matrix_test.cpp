@@ -1,0 +1,72 @@
+// Host CSR / BSR matrices: validation messages, Eigen round trips, block expansion, device round trip.
+#include "sinew/linalg/csr_matrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include "expect_error.hpp"
+#include "random_sparse.hpp"
+#include "sinew/backends/registry.hpp"
+
+namespace sinew {
+namespace {
+
+TEST(CsrMatrix, EigenRoundTripKeepsEverything) {
+  const CsrMatrix A = test::random_csr(30, 20, 0.3, 1);
+  const CsrMatrix B = from_eigen(to_eigen(A));
+  EXPECT_EQ(B.rows, A.rows);
+  EXPECT_EQ(B.cols, A.cols);
+  EXPECT_EQ(B.row_ptr, A.row_ptr);
+  EXPECT_EQ(B.col_idx, A.col_idx);
+  EXPECT_EQ(B.values, A.values);
+}
+
+TEST(CsrMatrix, FromUncompressedEigen) {
+  EigenCsr E(3, 4);
+  E.insert(2, 3) = 1.0;
+  E.insert(0, 1) = -2.0;
+  E.insert(2, 0) = 4.0;  // left uncompressed on purpose
+  const CsrMatrix A = from_eigen(E);
+  EXPECT_EQ(A.row_ptr, (std::vector<Index>{0, 1, 1, 3}));
+  EXPECT_EQ(A.col_idx, (std::vector<Index>{1, 0, 3}));
+  EXPECT_EQ(A.values, (std::vector<double>{-2.0, 4.0, 1.0}));
+}
+
+TEST(CsrMatrix, ValidateNamesTheProblem) {
+  CsrMatrix A = test::random_csr(4, 4, 0.5, 2);
+  A.values.pop_back();
+  EXPECT_SINEW_ERROR(A.validate(), "CsrMatrix", "values for");
+  Bsr3Matrix B;
+  B.block_rows = 1;
+  B.block_cols = 1;
+  B.row_ptr = {0, 1};
+  B.col_idx = {1};
+  B.values.assign(9, 0.0);
+  EXPECT_SINEW_ERROR(B.validate(), "Bsr3Matrix", "row 0 has column 1");
+}
+
+TEST(Bsr3Matrix, ExpansionToScalarCsrMatchesDenseBlocks) {
+  const Bsr3Matrix A = test::random_bsr3(5, 4, 0.4, 3);
+  const Eigen::MatrixXd D = Eigen::MatrixXd(to_eigen(to_csr(A)));
+  ASSERT_EQ(D.rows(), 15);
+  ASSERT_EQ(D.cols(), 12);
+  Eigen::MatrixXd want = Eigen::MatrixXd::Zero(15, 12);
+  for (Index i = 0; i < A.block_rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) want(3 * i + r, 3 * A.col_idx[k] + c) = A.values[9 * k + 3 * r + c];
+  EXPECT_EQ(D, want);
+}
+
+TEST(CsrMatrix, DeviceRoundTrip) {
+  auto b = make_backend("serial");
+  const CsrMatrix A = test::random_csr(25, 35, 0.2, 4);
+  const CsrMatrix B = to_host(*b, to_device(*b, A));
+  EXPECT_EQ(B.row_ptr, A.row_ptr);
+  EXPECT_EQ(B.col_idx, A.col_idx);
+  EXPECT_EQ(B.values, A.values);
+}
+
+}  // namespace
+}  // namespace sinew

@@ -48,13 +48,14 @@ double max_rel_diff(const std::vector<double>& a, const std::vector<double>& ref
   return scale > 0 ? diff / scale : diff;
 }
 
-// Runs every kernel once on @p b, returning (name, ms, bytes, result) per kernel.
+// One kernel's median time, the bytes it must move, and its output (to compare backends).
 struct KernelResult {
   std::string name;
   double ms, bytes;
   std::vector<double> result;
 };
 
+// Times every kernel on @p b; the output of each is downloaded after the timed runs.
 std::vector<KernelResult> run_kernels(Backend& b, const Bsr3Matrix& block, const CsrMatrix& scalar_csr,
                                       const CsrMatrix& scalar, int repeat) {
   std::vector<KernelResult> out;
@@ -65,35 +66,33 @@ std::vector<KernelResult> run_kernels(Backend& b, const Bsr3Matrix& block, const
   std::vector<double> xh(n);
   for (std::size_t i = 0; i < n; ++i) xh[i] = std::sin(0.37 * static_cast<double>(i)) + 0.5;
   DeviceArray<double> x = b.upload(xh), y = b.allocate<double>(n);
+  // Polar decompositions of n/9 matrices taken from x itself.
+  DeviceArray<double> F = b.allocate<double>(n / 9 * 9), R = b.allocate<double>(n / 9 * 9);
+  b.upload(xh.data(), F.size(), F);
+  double d = 0;
 
-  auto add = [&](const std::string& name, double bytes, const std::function<void()>& f, const DeviceArray<double>& r) {
+  auto add = [&](const std::string& name, double bytes, const std::function<void()>& f,
+                 const std::function<std::vector<double>()>& output) {
     const double ms = median_ms(b, repeat, f);
-    out.push_back({name, ms, bytes, b.download(r)});
+    out.push_back({name, ms, bytes, output()});
   };
+  auto y_out = [&] { return b.download(y); };
+  const double csr_bytes = csr_spmv_bytes(A.rows, A.cols, A.nnz());
   add(
-      "csr_spmv", csr_spmv_bytes(A.rows, A.cols, A.nnz()), [&] { b.spmv(1.0, A, Op::kNoTranspose, x, 0.0, y); }, y);
+      "csr_spmv", csr_bytes, [&] { b.spmv(1.0, A, Op::kNoTranspose, x, 0.0, y); }, y_out);
   add(
-      "csr_spmv_T", csr_spmv_bytes(A.rows, A.cols, A.nnz()) + A.nnz() * sizeof(Index),
-      [&] { b.spmv(1.0, A, Op::kTranspose, x, 0.0, y); }, y);
+      "csr_spmv_T", csr_bytes + A.nnz() * sizeof(Index), [&] { b.spmv(1.0, A, Op::kTranspose, x, 0.0, y); }, y_out);
   add(
       "bsr3_spmv", bsr3_spmv_bytes(Ab.block_rows, Ab.block_cols, Ab.nnzb()), [&] { b.bsr3_spmv(1.0, Ab, x, 0.0, y); },
-      y);
+      y_out);
   add(
-      "spmv3", spmv3_bytes(S.rows, S.cols, S.nnz()), [&] { b.spmv3(1.0, S, x, 0.0, y); }, y);
-  double d = 0;
-  DeviceArray<double> dot_result = b.allocate<double>(1);
+      "spmv3", spmv3_bytes(S.rows, S.cols, S.nnz()), [&] { b.spmv3(1.0, S, x, 0.0, y); }, y_out);
   add(
-      "dot", 2.0 * n * sizeof(double), [&] { d = b.dot(x, x); }, dot_result);
-  out.back().result = {d};
+      "dot", 16.0 * n, [&] { d = b.dot(x, x); }, [&] { return std::vector<double>{d}; });
   add(
-      "axpby", 3.0 * n * sizeof(double), [&] { b.axpby(0.5, x, 0.0, y); }, y);
-  // Polar decompositions of n/9 deformation gradients taken from x itself.
-  DeviceArray<double> R = b.allocate<double>(n / 9 * 9);
-  DeviceArray<double> F = b.allocate<double>(n / 9 * 9);
-  std::vector<double> fh(xh.begin(), xh.begin() + static_cast<std::ptrdiff_t>(F.size()));
-  b.upload(fh.data(), fh.size(), F);
+      "axpby", 16.0 * n, [&] { b.axpby(0.5, x, 0.0, y); }, y_out);
   add(
-      "polar3", 2.0 * F.size() * sizeof(double), [&] { b.polar3(F, R); }, R);
+      "polar3", 16.0 * F.size(), [&] { b.polar3(F, R); }, [&] { return b.download(R); });
   return out;
 }
 
@@ -137,8 +136,6 @@ int compare_command(const std::vector<std::string>& args) {
   std::printf("%-8s %-11s %10s %8s %10s %14s\n", "backend", "kernel", "time ms", "GB/s", "vs serial", "max rel diff");
   for (const Row& r : rows) {
     double serial_ms = r.ms;
-    for (const Row& s : rows)
-      if (s.backend == "serial" && s.kernel == r.kernel) serial_ms = s.ms;
     for (const KernelResult& s : ref)
       if (s.name == r.kernel) serial_ms = s.ms;
     std::printf("%-8s %-11s %10.3f %8.2f %9.2fx %14.2e\n", r.backend.c_str(), r.kernel.c_str(), r.ms, r.gbs,

@@ -17,8 +17,6 @@ namespace sinew {
 namespace {
 
 struct TbbExec : HostMemory {
-  // Entries per task: large enough to amortise scheduling, small enough to balance 3x3 SVDs.
-  static constexpr std::size_t kGrain = 512;
   std::shared_ptr<tbb::task_arena> arena;
 
   template <class F>
@@ -26,8 +24,9 @@ struct TbbExec : HostMemory {
     if (n == 0) return;
     arena->execute([&] {
       // Static partitioning: each thread streams one contiguous range (bandwidth-bound kernels).
+      // Grain 1, because an index may be a whole reduction block rather than one entry.
       tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, n, kGrain),
+          tbb::blocked_range<std::size_t>(0, n),
           [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
           },

@@ -7,6 +7,7 @@ if(CCACHE_PROGRAM)
 endif()
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(CHOLMOD REQUIRED)  # sparse Cholesky of sinew::linalg (apt-get install libsuitesparse-dev)
 
 find_package(TBB QUIET)
 if(TBB_FOUND)

@@ -102,7 +102,7 @@ void register_backend_kernels(const std::string& name, Index n) {
   reg("spmv3", [](benchmark::State& s, Backend& b, Problem& p) {
     const DeviceCsr A = to_device(b, p.scalar);
     DeviceArray<double> X = b.upload(p.x), Y = b.allocate<double>(p.x.size());
-    timed(s, b, spmv3_bytes(A.rows, A.cols, A.nnz()), 3.0 * A.rows, [&] { b.spmv3(1.0, A, X, 0.0, Y); });
+    timed(s, b, spmv3_bytes(A.rows, A.cols, A.nnz()), 3.0 * A.rows, [&] { b.spmv3(1.0, A, Op::kNoTranspose, X, 0.0, Y); });
   });
   reg("spgemm_numeric", [](benchmark::State& s, Backend& b, Problem& p) {
     const DeviceCsr A = to_device(b, p.scalar);

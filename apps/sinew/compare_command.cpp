@@ -86,7 +86,7 @@ std::vector<KernelResult> run_kernels(Backend& b, const Bsr3Matrix& block, const
       "bsr3_spmv", bsr3_spmv_bytes(Ab.block_rows, Ab.block_cols, Ab.nnzb()), [&] { b.bsr3_spmv(1.0, Ab, x, 0.0, y); },
       y_out);
   add(
-      "spmv3", spmv3_bytes(S.rows, S.cols, S.nnz()), [&] { b.spmv3(1.0, S, x, 0.0, y); }, y_out);
+      "spmv3", spmv3_bytes(S.rows, S.cols, S.nnz()), [&] { b.spmv3(1.0, S, Op::kNoTranspose, x, 0.0, y); }, y_out);
   add(
       "dot", 16.0 * n, [&] { d = b.dot(x, x); }, [&] { return std::vector<double>{d}; });
   add(

@@ -178,32 +178,35 @@ TEST_P(Conformance, Bsr3Spmv) {
     }
 }
 
-TEST_P(Conformance, MultiVectorSpmv) {
-  const std::vector<std::pair<Index, Index>> shapes{{0, 0}, {1, 1}, {3, 8}, {300, 200}};
+TEST_P(Conformance, MultiVectorSpmvPlainAndTransposed) {
+  const std::vector<std::pair<Index, Index>> shapes{{0, 0}, {1, 1}, {3, 8}, {8, 3}, {300, 200}};
   std::uint64_t seed = 500;
   for (auto [rows, cols] : shapes)
-    for (double beta : {0.0, -0.4}) {
-      const CsrMatrix A = test::random_csr(rows, cols, 0.1, ++seed);
-      const std::vector<double> Xh = test::random_vector(3 * static_cast<std::size_t>(cols), ++seed);
-      const std::vector<double> Yh = test::random_vector(3 * static_cast<std::size_t>(rows), ++seed);
-      const DeviceCsr dA = to_device(*b, A), rA = to_device(*ref, A);
-      DeviceArray<double> X = b->upload(Xh), Y = b->upload(Yh), rX = ref->upload(Xh), rY = ref->upload(Yh);
-      b->spmv3(0.9, dA, X, beta, Y);
-      ref->spmv3(0.9, rA, rX, beta, rY);
-      // Column c of Y is the spmv of column c of X: reuse the scalar bounds per column.
-      std::vector<double> mag(Yh.size()), terms(Yh.size());
-      for (int c = 0; c < 3; ++c) {
-        std::vector<double> xc(cols), yc(rows), mc, tc;
-        for (Index k = 0; k < cols; ++k) xc[k] = Xh[3 * k + c];
-        for (Index k = 0; k < rows; ++k) yc[k] = Yh[3 * k + c];
-        spmv_bounds(A, false, xc, 0.9, beta, yc, mc, tc);
-        for (Index k = 0; k < rows; ++k) {
-          mag[3 * k + c] = mc[k];
-          terms[3 * k + c] = tc[k];
+    for (Op op : {Op::kNoTranspose, Op::kTranspose})
+      for (double beta : {0.0, -0.4}) {
+        const bool t = op == Op::kTranspose;
+        const Index in = t ? rows : cols, out = t ? cols : rows;
+        const CsrMatrix A = test::random_csr(rows, cols, 0.1, ++seed);
+        const std::vector<double> Xh = test::random_vector(3 * static_cast<std::size_t>(in), ++seed);
+        const std::vector<double> Yh = test::random_vector(3 * static_cast<std::size_t>(out), ++seed);
+        const DeviceCsr dA = to_device(*b, A), rA = to_device(*ref, A);
+        DeviceArray<double> X = b->upload(Xh), Y = b->upload(Yh), rX = ref->upload(Xh), rY = ref->upload(Yh);
+        b->spmv3(0.9, dA, op, X, beta, Y);
+        ref->spmv3(0.9, rA, op, rX, beta, rY);
+        // Column c of Y is the spmv of column c of X: reuse the scalar bounds per column.
+        std::vector<double> mag(Yh.size()), terms(Yh.size());
+        for (int c = 0; c < 3; ++c) {
+          std::vector<double> xc(in), yc(out), mc, tc;
+          for (Index k = 0; k < in; ++k) xc[k] = Xh[3 * k + c];
+          for (Index k = 0; k < out; ++k) yc[k] = Yh[3 * k + c];
+          spmv_bounds(A, t, xc, 0.9, beta, yc, mc, tc);
+          for (Index k = 0; k < out; ++k) {
+            mag[3 * k + c] = mc[k];
+            terms[3 * k + c] = tc[k];
+          }
         }
+        expect_close(b->download(Y), ref->download(rY), mag, terms, std::string("spmv3") + (t ? " transposed" : ""));
       }
-      expect_close(b->download(Y), ref->download(rY), mag, terms, "spmv3");
-    }
 }
 
 TEST_P(Conformance, SpgemmSymbolicOnceNumericTwice) {

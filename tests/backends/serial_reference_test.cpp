@@ -43,11 +43,24 @@ TEST_F(SerialReference, Bsr3AndMultiVectorMatchEigen) {
   // Y = S X with X (30 x 3) row-major equals (S kron I3) vec(X).
   Eigen::MatrixXd X = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(xh.data(), 30, 3);
   DeviceArray<double> Y = b->allocate<double>(120);
-  b->spmv3(1.0, to_device(*b, S), x, 0.0, Y);
+  b->spmv3(1.0, to_device(*b, S), Op::kNoTranspose, x, 0.0, Y);
   const Eigen::MatrixXd want = to_eigen(S) * X;
   const std::vector<double> got = b->download(Y);
   for (int i = 0; i < 40; ++i)
     for (int c = 0; c < 3; ++c) EXPECT_NEAR(got[3 * i + c], want(i, c), 1e-13);
+  // And the transposed product Z = S^T W with W (40 x 3).
+  const std::vector<double> wh = test::random_vector(120, 13);
+  DeviceArray<double> W = b->upload(wh), Z = b->allocate<double>(90);
+  b->spmv3(1.0, to_device(*b, S), Op::kTranspose, W, 0.0, Z);
+  const Eigen::MatrixXd want_t =
+      to_eigen(S).transpose() *
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(wh.data(), 40, 3);
+  const std::vector<double> got_t = b->download(Z);
+  for (int i = 0; i < 30; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(got_t[3 * i + c], want_t(i, c), 1e-13);
+    }
+  }
 }
 
 TEST_F(SerialReference, SpgemmMatchesEigen) {

@@ -38,7 +38,8 @@ TEST_F(BackendChecks, SparseDimensionsMustMatch) {
   auto x2 = b->allocate<double>(2), x3 = b->allocate<double>(3);
   EXPECT_SINEW_ERROR(b->spmv(1, A, Op::kNoTranspose, x2, 0, x2), "spmv", "size of x (cols of A)", "expected 3");
   EXPECT_SINEW_ERROR(b->spmv(1, A, Op::kTranspose, x3, 0, x3), "spmv", "size of x (rows of A)", "expected 2");
-  EXPECT_SINEW_ERROR(b->spmv3(1, A, x3, 0, x2), "spmv3", "cols x 3");
+  EXPECT_SINEW_ERROR(b->spmv3(1, A, Op::kNoTranspose, x3, 0, x2), "spmv3", "cols of A x 3");
+  EXPECT_SINEW_ERROR(b->spmv3(1, A, Op::kTranspose, x3, 0, x2), "spmv3", "rows of A x 3");
   EXPECT_SINEW_ERROR(b->spgemm_symbolic(A, A), "inner dimensions", "2x3");
   auto F = b->allocate<double>(10), R = b->allocate<double>(10);
   EXPECT_SINEW_ERROR(b->polar3(F, R), "not a multiple of 9");

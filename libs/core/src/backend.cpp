@@ -94,6 +94,11 @@ CsrTransposePattern build_transpose(Backend& b, const DeviceCsr& A) {
 }
 }  // namespace
 
+const CsrTransposePattern& Backend::transpose_pattern(const DeviceCsr& A) {
+  if (!A.transpose) A.transpose = std::make_shared<CsrTransposePattern>(build_transpose(*this, A));
+  return *A.transpose;
+}
+
 void Backend::spmv(double alpha, const DeviceCsr& A, Op op, const DeviceArray<double>& x, double beta,
                    DeviceArray<double>& y) {
   check_csr(A, "spmv: A");
@@ -109,8 +114,7 @@ void Backend::spmv(double alpha, const DeviceCsr& A, Op op, const DeviceArray<do
     do_spmv(alpha, A.ref(), x.data(), beta, y.data());
     return;
   }
-  if (!A.transpose) A.transpose = std::make_shared<CsrTransposePattern>(build_transpose(*this, A));
-  do_spmv_transpose(alpha, A.ref(), *A.transpose, x.data(), beta, y.data());
+  do_spmv_transpose(alpha, A.ref(), transpose_pattern(A), x.data(), beta, y.data());
 }
 
 void Backend::bsr3_spmv(double alpha, const DeviceBsr3& A, const DeviceArray<double>& x, double beta,
@@ -126,14 +130,22 @@ void Backend::bsr3_spmv(double alpha, const DeviceBsr3& A, const DeviceArray<dou
   if (!y.empty()) do_bsr3_spmv(alpha, A, x.data(), beta, y.data());
 }
 
-void Backend::spmv3(double alpha, const DeviceCsr& A, const DeviceArray<double>& X, double beta,
+void Backend::spmv3(double alpha, const DeviceCsr& A, Op op, const DeviceArray<double>& X, double beta,
                     DeviceArray<double>& Y) {
   check_csr(A, "spmv3: A");
   check_owned(X, "spmv3: X");
   check_owned(Y, "spmv3: Y");
-  check_size(X.size(), 3 * static_cast<std::size_t>(A.cols), "spmv3: size of X (cols x 3)");
-  check_size(Y.size(), 3 * static_cast<std::size_t>(A.rows), "spmv3: size of Y (rows x 3)");
-  if (!Y.empty()) do_spmv3(alpha, A.ref(), X.data(), beta, Y.data());
+  const bool t = op == Op::kTranspose;
+  const std::size_t in = static_cast<std::size_t>(t ? A.rows : A.cols),
+                    out = static_cast<std::size_t>(t ? A.cols : A.rows);
+  check_size(X.size(), 3 * in, t ? "spmv3: size of X (rows of A x 3)" : "spmv3: size of X (cols of A x 3)");
+  check_size(Y.size(), 3 * out, t ? "spmv3: size of Y (cols of A x 3)" : "spmv3: size of Y (rows of A x 3)");
+  if (Y.empty()) return;
+  if (t) {
+    do_spmv3_transpose(alpha, A.ref(), transpose_pattern(A), X.data(), beta, Y.data());
+  } else {
+    do_spmv3(alpha, A.ref(), X.data(), beta, Y.data());
+  }
 }
 
 DeviceCsr Backend::spgemm_symbolic(const DeviceCsr& A, const DeviceCsr& B) {

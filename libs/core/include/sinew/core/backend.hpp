@@ -119,10 +119,13 @@ class Backend {
   void spmv(double alpha, const DeviceCsr& A, Op op, const DeviceArray<double>& x, double beta, DeviceArray<double>& y);
   /// y = alpha A x + beta y for a 3x3-block matrix (x: 3 block_cols, y: 3 block_rows).
   void bsr3_spmv(double alpha, const DeviceBsr3& A, const DeviceArray<double>& x, double beta, DeviceArray<double>& y);
-  /// Multi-vector product Y = alpha A X + beta Y with X (cols x 3) and Y (rows x 3) row-major:
-  /// one scalar matrix applied to the x, y and z coordinates at once (per-vertex systems
-  /// A_scalar (x) I_3, read with a third of the index traffic of the 3x3-block form).
-  void spmv3(double alpha, const DeviceCsr& A, const DeviceArray<double>& X, double beta, DeviceArray<double>& Y);
+  /// Multi-vector product Y = alpha op(A) X + beta Y with X and Y of 3 columns, row-major
+  /// (X: cols(op A) x 3, Y: rows(op A) x 3): one scalar matrix applied to the x, y and z
+  /// coordinates at once, so an interleaved xyz vector of a per-vertex system A_scalar (x) I_3
+  /// is multiplied with a third of the matrix traffic of the 3x3-block form. The transposed
+  /// product gathers through A's transpose pattern, as in spmv().
+  void spmv3(double alpha, const DeviceCsr& A, Op op, const DeviceArray<double>& X, double beta,
+             DeviceArray<double>& Y);
   /// Symbolic phase of C = A B: returns C with its pattern (sorted columns) and zero values.
   /// Reuse it with spgemm_numeric() for as long as A and B keep their patterns.
   DeviceCsr spgemm_symbolic(const DeviceCsr& A, const DeviceCsr& B);
@@ -164,6 +167,9 @@ class Backend {
   virtual void do_bsr3_spmv(double alpha, const DeviceBsr3& A, const double* x, double beta, double* y) = 0;
   /// Y = alpha A X + beta Y with n x 3 row-major X and Y.
   virtual void do_spmv3(double alpha, const CsrRef& A, const double* X, double beta, double* Y) = 0;
+  /// Y = alpha A^T X + beta Y with n x 3 row-major X and Y, through the gather pattern @p At.
+  virtual void do_spmv3_transpose(double alpha, const CsrRef& A, const CsrTransposePattern& At, const double* X,
+                                  double beta, double* Y) = 0;
   /// Numeric C = A B into C's precomputed pattern.
   virtual void do_spgemm_numeric(const CsrRef& A, const CsrRef& B, DeviceCsr& C) = 0;
   /// Batch polar rotations of n 3x3 matrices.
@@ -180,6 +186,7 @@ class Backend {
   [[noreturn]] void throw_not_owned(const char* what) const;
   static void check_size(std::size_t actual, std::size_t expected, const char* what);
   void check_csr(const DeviceCsr& A, const char* what) const;
+  const CsrTransposePattern& transpose_pattern(const DeviceCsr& A);
 
   std::string name_;
 };

@@ -116,6 +116,23 @@ struct Spmv3 {
     for (int c = 0; c < 3; ++c) Y[3 * i + c] = blend(alpha, s[c], beta, Y[3 * i + c]);
   }
 };
+/// Y = alpha A^T X + beta Y with 3 columns, one row of A^T per call.
+struct Spmv3Transpose {
+  double alpha;          ///< scale of A^T X
+  const Index* t_ptr;    ///< (cols + 1) transpose offsets
+  const Index* t_row;    ///< (nnz) rows of A
+  const Index* t_src;    ///< (nnz) indices into values
+  const double* values;  ///< (nnz) A's values
+  const double* X;       ///< (rows x 3) input
+  double beta;           ///< scale of Y
+  double* Y;             ///< (cols x 3) output
+  /// Row j of A^T.
+  SINEW_HD void operator()(std::size_t j) const {
+    double s[3];
+    csr_gather_row_dot3(t_ptr, t_row, t_src, values, X, static_cast<Index>(j), s);
+    for (int c = 0; c < 3; ++c) Y[3 * j + c] = blend(alpha, s[c], beta, Y[3 * j + c]);
+  }
+};
 /// Numeric SpGEMM, one row of C per call.
 struct SpgemmNumeric {
   CsrRef A;            ///< left factor
@@ -198,6 +215,11 @@ class LoopBackend : public Backend {
   }
   void do_spmv3(double alpha, const CsrRef& A, const double* X, double beta, double* Y) override {
     exec_.for_each(static_cast<std::size_t>(A.rows), loop::Spmv3{alpha, A, X, beta, Y});
+  }
+  void do_spmv3_transpose(double alpha, const CsrRef& A, const CsrTransposePattern& At, const double* X, double beta,
+                          double* Y) override {
+    exec_.for_each(static_cast<std::size_t>(A.cols), loop::Spmv3Transpose{alpha, At.row_ptr.data(), At.col_idx.data(),
+                                                                          At.source.data(), A.values, X, beta, Y});
   }
   void do_spgemm_numeric(const CsrRef& A, const CsrRef& B, DeviceCsr& C) override {
     exec_.for_each(static_cast<std::size_t>(C.rows),

@@ -76,6 +76,22 @@ SINEW_HD void csr_row_dot3(const CsrRef& A, const double* X, Index i, double out
   out[2] = s2;
 }
 
+/// Row j of A^T times the n x 3 row-major X, gathering A's values through the transpose pattern.
+SINEW_HD void csr_gather_row_dot3(const Index* t_ptr, const Index* t_row, const Index* t_src, const double* values,
+                                  const double* X, Index j, double out[3]) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+  for (Index k = t_ptr[j]; k < t_ptr[j + 1]; ++k) {
+    const double a = values[t_src[k]];
+    const double* xk = X + 3 * static_cast<std::size_t>(t_row[k]);
+    s0 += a * xk[0];
+    s1 += a * xk[1];
+    s2 += a * xk[2];
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+}
+
 /// Row i of C = A B into C's precomputed sorted pattern (c_ptr, c_col): zero the row, then add
 /// A_ik B_kj in the order of A's and B's rows (a fixed order, so results are deterministic).
 SINEW_HD void spgemm_row(const CsrRef& A, const CsrRef& B, const Index* c_ptr, const Index* c_col, double* c_val,

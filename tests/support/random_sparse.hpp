@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -51,6 +52,40 @@ inline std::vector<double> random_vector(std::size_t n, std::uint64_t seed, doub
   std::vector<double> v(n);
   for (double& x : v) x = u(rng);
   return v;
+}
+
+}  // namespace sinew::test
+
+namespace sinew::test {
+
+/// n x n symmetric positive-definite CSR: random symmetric off-diagonal pattern of about
+/// @p density per row, values in [-1, 1], diagonal = 1 + the row's absolute off-diagonal sum.
+inline CsrMatrix random_spd(Index n, double density, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), p(0.0, 1.0);
+  std::vector<std::vector<std::pair<Index, double>>> rows(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < i; ++j)
+      if (p(rng) < density) {
+        const double v = u(rng);
+        rows[i].push_back({j, v});
+        rows[j].push_back({i, v});
+      }
+  CsrMatrix A;
+  A.rows = A.cols = n;
+  A.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (Index i = 0; i < n; ++i) {
+    double diag = 1.0;
+    for (auto& e : rows[i]) diag += std::fabs(e.second);
+    rows[i].push_back({i, diag});
+    std::sort(rows[i].begin(), rows[i].end());
+    for (auto& e : rows[i]) {
+      A.col_idx.push_back(e.first);
+      A.values.push_back(e.second);
+    }
+    A.row_ptr[static_cast<std::size_t>(i) + 1] = A.nnz();
+  }
+  return A;
 }
 
 }  // namespace sinew::test

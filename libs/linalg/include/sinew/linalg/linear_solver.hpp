@@ -1,0 +1,60 @@
+/// @file
+/// @brief LinearSolver: direct solvers of sparse symmetric positive-definite systems A x = b,
+/// factored once and solved many times.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "sinew/linalg/csr_matrix.hpp"
+
+namespace sinew {
+
+/// A sparse direct solver for symmetric positive-definite A (given with both triangles in CSR).
+/// compute() analyses and factors; factorize() refactors new values on the analysed pattern;
+/// solve() may then be called any number of times. Not safe to call concurrently on one object.
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+
+  /// Short name of the implementation, e.g. "cholmod-supernodal-nesdis".
+  virtual std::string name() const = 0;
+
+  /// Symbolic analysis (fill-reducing ordering) and numeric factorization of @p A. Throws
+  /// sinew::Error when A is not square, not symmetric, has non-finite entries, or is not
+  /// positive definite (naming the failing pivot).
+  void compute(const CsrMatrix& A);
+  /// Numeric refactorization with new values on the pattern given to compute().
+  void factorize(const CsrMatrix& A);
+  /// x = A^-1 b (b: rows()).
+  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  /// X = A^-1 B for every column of B (rows() x k).
+  Eigen::MatrixXd solve(const Eigen::MatrixXd& B) const;
+
+  /// Dimension of the factored matrix (0 before compute()).
+  Index rows() const { return rows_; }
+  /// True once a factorization is available.
+  bool factored() const { return factored_; }
+
+ protected:
+  /// Fill-reducing ordering and symbolic factorization of the (checked) matrix.
+  virtual void do_analyze(const CsrMatrix& A) = 0;
+  /// Numeric factorization of the (checked) matrix with the analysed pattern.
+  virtual void do_factorize(const CsrMatrix& A) = 0;
+  /// X = A^-1 B; B has rows() rows.
+  virtual void do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const = 0;
+
+ private:
+  void check_matrix(const CsrMatrix& A) const;
+
+  Index rows_ = 0;
+  bool factored_ = false;
+  std::vector<Index> pattern_row_ptr_, pattern_col_idx_;  // the analysed pattern
+};
+
+/// Throws sinew::Error unless @p A is square and symmetric in pattern and in values up to
+/// @p relative_tolerance times its largest entry; @p what names the matrix in the message.
+void require_symmetric(const CsrMatrix& A, const char* what, double relative_tolerance = 1e-12);
+
+}  // namespace sinew

@@ -1,0 +1,26 @@
+// Host-side parallel loop of the linalg library (private): oneTBB when available, a plain loop
+// otherwise. Callers give each index its own output, so results do not depend on the thread count.
+#pragma once
+
+#include <cstddef>
+
+#if SINEW_HAVE_TBB
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#endif
+
+namespace sinew::detail {
+
+/// Calls f(i) for every i < n, possibly concurrently.
+template <class F>
+void host_parallel_for(std::size_t n, const F& f) {
+#if SINEW_HAVE_TBB
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+  });
+#else
+  for (std::size_t i = 0; i < n; ++i) f(i);
+#endif
+}
+
+}  // namespace sinew::detail

@@ -44,3 +44,27 @@ TEST(FemGridMatrix, RejectsBadSizes) {
 
 }  // namespace
 }  // namespace sinew
+
+namespace sinew {
+namespace {
+
+TEST(ClothStretchMatrix, IsMassPlusWeightedEdgeLaplacian) {
+  ClothGrid c;
+  c.nx = 4;
+  c.ny = 3;
+  const CsrMatrix A = cloth_stretch_matrix(c);
+  EXPECT_EQ(A.rows, 12);
+  const Eigen::MatrixXd D = Eigen::MatrixXd(to_eigen(A));
+  EXPECT_LE((D - D.transpose()).norm(), 1e-15);
+  // Rows sum to the mass (the Laplacian annihilates constants).
+  EXPECT_LE((D * Eigen::VectorXd::Ones(12) - c.mass * Eigen::VectorXd::Ones(12)).norm(), 1e-15);
+  // Edges: 3 x 3 horizontal + 4 x 2 vertical + 3 x 2 diagonal = 23, each adding 2 off-diagonal entries.
+  EXPECT_EQ(A.nnz(), 12 + 2 * 23);
+  // Corner (0,0) has edges to (1,0), (0,1) and (1,1): diagonal = m + 3 h^2 w.
+  EXPECT_NEAR(D(0, 0), c.mass + 3 * c.time_step * c.time_step * c.stiffness, 1e-15);
+  EXPECT_EQ(c.triangles(), 12);
+  EXPECT_SINEW_ERROR(cloth_stretch_matrix({1, 5}), "at least 2x2");
+}
+
+}  // namespace
+}  // namespace sinew

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "sinew/linalg/assembly.hpp"
+
 namespace sinew {
 
 namespace {
@@ -96,6 +98,31 @@ CsrMatrix fem_grid_scalar_matrix(const GridSize& s) {
         A.row_ptr[static_cast<std::size_t>(v) + 1] = static_cast<Index>(A.col_idx.size());
       }
   return A;
+}
+
+CsrMatrix cloth_stretch_matrix(const ClothGrid& c) {
+  if (c.nx < 2 || c.ny < 2)
+    throw Error("cloth: expected at least 2x2 vertices, got " + std::to_string(c.nx) + "x" + std::to_string(c.ny));
+  if (!(c.mass > 0) || !(c.stiffness >= 0) || !(c.time_step > 0))
+    throw Error("cloth: expected mass > 0, stiffness >= 0 and time_step > 0");
+  const Index n = c.vertices();
+  MatrixAssembler a(n, n);
+  for (Index v = 0; v < n; ++v) a.add(v, v, c.mass);
+  const double w = c.time_step * c.time_step * c.stiffness;
+  auto edge = [&](Index i, Index j) {  // w G^T G with G = [1 -1] on (i, j)
+    a.add(i, i, w);
+    a.add(j, j, w);
+    a.add(i, j, -w);
+    a.add(j, i, -w);
+  };
+  for (Index y = 0; y < c.ny; ++y)
+    for (Index x = 0; x < c.nx; ++x) {
+      const Index v = x + c.nx * y;
+      if (x + 1 < c.nx) edge(v, v + 1);
+      if (y + 1 < c.ny) edge(v, v + c.nx);
+      if (x + 1 < c.nx && y + 1 < c.ny) edge(v, v + c.nx + 1);
+    }
+  return a.build();
 }
 
 }  // namespace sinew

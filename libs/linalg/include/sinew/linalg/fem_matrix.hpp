@@ -26,4 +26,24 @@ Bsr3Matrix fem_grid_matrix(const GridSize& size);
 /// plus the identity, so that fem_grid_scalar_matrix (x) I_3 is a per-vertex system.
 CsrMatrix fem_grid_scalar_matrix(const GridSize& size);
 
+/// A square cloth: an nx x ny grid of vertices, each quad split into two triangles.
+struct ClothGrid {
+  Index nx = 71;            ///< vertices along x (71 x 72 = 5112, the paper's 5.1k-vertex cloth)
+  Index ny = 72;            ///< vertices along y
+  double mass = 1e-3;       ///< lumped mass per vertex (kg)
+  double stiffness = 1e3;   ///< weight w_i of each stretching edge (N/m)
+  double time_step = 0.01;  ///< h (s), as in the paper's Table 3
+
+  /// Number of vertices nx ny.
+  Index vertices() const { return nx * ny; }
+  /// Number of triangles 2 (nx - 1)(ny - 1).
+  Index triangles() const { return 2 * (nx - 1) * (ny - 1); }
+};
+
+/// The scalar system matrix A_s = m I + h^2 w L of a cloth with stretching edges only (the
+/// horizontal, vertical and one diagonal edge of every quad; L the edge-graph Laplacian), so
+/// that the projective-dynamics matrix A = M + h^2 sum_i w_i G_i^T G_i (real-time hyperelastic
+/// paper, eq. (6)) is A_s (x) I_3: the matrices of the paper's Table 1 (no bending).
+CsrMatrix cloth_stretch_matrix(const ClothGrid& cloth);
+
 }  // namespace sinew

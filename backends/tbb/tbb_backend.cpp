@@ -6,6 +6,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -29,6 +30,38 @@ struct TbbExec : HostMemory {
           tbb::blocked_range<std::size_t>(0, n),
           [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+          },
+          tbb::static_partitioner());
+    });
+  }
+  // Row loops split into chunks of about equal work (non-zeros + 1 per row), several per thread,
+  // so that rows of very different lengths (a sparse inverse factor's run from 1 to n) still
+  // share the threads evenly. Chunk boundaries depend on the thread count, but every row is
+  // computed whole by one thread, so the results do not.
+  template <class F>
+  void for_each_rows(std::size_t n, const Index* row_ptr, const F& f) const {
+    if (n == 0) return;
+    const std::size_t chunks = std::min<std::size_t>(n, 8 * static_cast<std::size_t>(concurrency()));
+    const double total = static_cast<double>(row_ptr[n]) + static_cast<double>(n);
+    auto boundary = [&](std::size_t c) -> std::size_t {
+      if (c == chunks) return n;
+      const double target = total * static_cast<double>(c) / static_cast<double>(chunks);
+      std::size_t lo = 0, hi = n;  // first row i with row_ptr[i] + i >= target
+      while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (static_cast<double>(row_ptr[mid]) + static_cast<double>(mid) < target)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return lo;
+    };
+    arena->execute([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, chunks),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t c = r.begin(); c != r.end(); ++c)
+              for (std::size_t i = boundary(c), end = boundary(c + 1); i < end; ++i) f(i);
           },
           tbb::static_partitioner());
     });

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -158,12 +159,24 @@ struct Polar3 {
 
 }  // namespace loop
 
+/// True when an execution policy can split row loops by their non-zeros (`for_each_rows`).
+template <class Exec, class = void>
+struct HasForEachRows : std::false_type {};
+/// True when an execution policy can split row loops by their non-zeros (`for_each_rows`).
+template <class Exec>
+struct HasForEachRows<Exec, std::void_t<decltype(std::declval<const Exec&>().for_each_rows(
+                                std::size_t{}, static_cast<const Index*>(nullptr), std::declval<const loop::Fill&>()))>>
+    : std::true_type {};
+
 /// A Backend whose kernels are the loop::* functors run by @p Exec.
 ///
 /// Exec supplies `for_each(n, f)` (call f(i) for i < n, in any order or concurrently),
 /// `allocate(bytes)`, `deallocate(p)`, `copy(dst, src, bytes, kind)`, `synchronize()`,
-/// `execution_space()` and `concurrency()`. A backend may still override single kernels with a
-/// vendor library (the CUDA backend does for SpMV and BLAS-1).
+/// `execution_space()` and `concurrency()`. A host policy may also supply
+/// `for_each_rows(n, row_ptr, f)`, a row loop split by non-zeros rather than by rows: sparse
+/// inverse factors have rows from 1 to n entries long, which equal row counts per thread would
+/// leave badly unbalanced. A backend may still override single kernels with a vendor library
+/// (the CUDA backend does for SpMV and BLAS-1).
 template <class Exec>
 class LoopBackend : public Backend {
  public:
@@ -202,30 +215,42 @@ class LoopBackend : public Backend {
     return s;
   }
   void do_spmv(double alpha, const CsrRef& A, const double* x, double beta, double* y) override {
-    exec_.for_each(static_cast<std::size_t>(A.rows), loop::Spmv{alpha, A, x, beta, y});
+    for_each_row(A.rows, A.row_ptr, loop::Spmv{alpha, A, x, beta, y});
   }
   void do_spmv_transpose(double alpha, const CsrRef& A, const CsrTransposePattern& At, const double* x, double beta,
                          double* y) override {
-    exec_.for_each(static_cast<std::size_t>(A.cols), loop::SpmvTranspose{alpha, At.row_ptr.data(), At.col_idx.data(),
-                                                                         At.source.data(), A.values, x, beta, y});
+    for_each_row(
+        A.cols, At.row_ptr.data(),
+        loop::SpmvTranspose{alpha, At.row_ptr.data(), At.col_idx.data(), At.source.data(), A.values, x, beta, y});
   }
   void do_bsr3_spmv(double alpha, const DeviceBsr3& A, const double* x, double beta, double* y) override {
-    exec_.for_each(static_cast<std::size_t>(A.block_rows),
-                   loop::Bsr3Spmv{alpha, A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, beta, y});
+    for_each_row(A.block_rows, A.row_ptr.data(),
+                 loop::Bsr3Spmv{alpha, A.row_ptr.data(), A.col_idx.data(), A.values.data(), x, beta, y});
   }
   void do_spmv3(double alpha, const CsrRef& A, const double* X, double beta, double* Y) override {
-    exec_.for_each(static_cast<std::size_t>(A.rows), loop::Spmv3{alpha, A, X, beta, Y});
+    for_each_row(A.rows, A.row_ptr, loop::Spmv3{alpha, A, X, beta, Y});
   }
   void do_spmv3_transpose(double alpha, const CsrRef& A, const CsrTransposePattern& At, const double* X, double beta,
                           double* Y) override {
-    exec_.for_each(static_cast<std::size_t>(A.cols), loop::Spmv3Transpose{alpha, At.row_ptr.data(), At.col_idx.data(),
-                                                                          At.source.data(), A.values, X, beta, Y});
+    for_each_row(
+        A.cols, At.row_ptr.data(),
+        loop::Spmv3Transpose{alpha, At.row_ptr.data(), At.col_idx.data(), At.source.data(), A.values, X, beta, Y});
   }
   void do_spgemm_numeric(const CsrRef& A, const CsrRef& B, DeviceCsr& C) override {
     exec_.for_each(static_cast<std::size_t>(C.rows),
                    loop::SpgemmNumeric{A, B, C.row_ptr.data(), C.col_idx.data(), C.values.data()});
   }
   void do_polar3(std::size_t n, const double* F, double* R) override { exec_.for_each(n, loop::Polar3{F, R}); }
+
+  /// Row loop: split by non-zeros where the policy can, by rows otherwise.
+  template <class F>
+  void for_each_row(Index rows, const Index* row_ptr, const F& f) {
+    if constexpr (HasForEachRows<Exec>::value) {
+      exec_.for_each_rows(static_cast<std::size_t>(rows), row_ptr, f);
+    } else {
+      exec_.for_each(static_cast<std::size_t>(rows), f);
+    }
+  }
 
   Exec exec_;  ///< the loop and memory policy
 

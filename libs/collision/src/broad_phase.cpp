@@ -1,0 +1,146 @@
+#include "sinew/collision/broad_phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "broad_phase_impls.hpp"
+#include "sinew/collision/bvh.hpp"
+#include "sinew/core/error.hpp"
+
+namespace sinew {
+namespace {
+
+void check_margin(double margin, const char* where) {
+  require(std::isfinite(margin) && margin >= 0.0,
+          std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
+}
+
+void check_vertices(const ElementVertices* v, size_t expected, const char* where, const char* what) {
+  if (v == nullptr) return;
+  require(v->size() == expected, std::string(where) + ": " + what + " must have one entry per element (" +
+                                     std::to_string(expected) + "), got " + std::to_string(v->size()));
+}
+
+bool share_vertex(const std::array<Index, 3>& a, const std::array<Index, 3>& b) {
+  for (Index x : a) {
+    if (x < 0) continue;
+    for (Index y : b) {
+      if (x == y) return true;
+    }
+  }
+  return false;
+}
+
+void drop_adjacent(std::vector<CandidatePair>& pairs, const ElementVertices& va, const ElementVertices& vb) {
+  pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
+                             [&](const CandidatePair& p) { return share_vertex(va[p.first], vb[p.second]); }),
+              pairs.end());
+}
+
+void check_index(Index v, Index n, const char* what, size_t element) {
+  if (!(v >= 0 && v < n))
+    throw Error(std::string(what) + " " + std::to_string(element) + " has vertex index " + std::to_string(v) +
+                ", expected one in [0, " + std::to_string(n) + ")");
+}
+
+}  // namespace
+
+void BroadPhase::build(const std::vector<Aabb>& boxes) {
+  check_boxes(boxes, (name() + " broad phase build").c_str());
+  do_build(boxes);
+  size_ = static_cast<Index>(boxes.size());
+  built_ = true;
+}
+
+void BroadPhase::update(const std::vector<Aabb>& boxes) {
+  require(built_, name() + " broad phase update: call build() first");
+  require(static_cast<Index>(boxes.size()) == size_, name() + " broad phase update: expected " + std::to_string(size_) +
+                                                         " boxes (as built), got " + std::to_string(boxes.size()));
+  check_boxes(boxes, (name() + " broad phase update").c_str());
+  do_update(boxes);
+}
+
+std::vector<CandidatePair> BroadPhase::self_pairs(double margin, const ElementVertices* vertices) const {
+  require(built_, name() + " broad phase self_pairs: call build() first");
+  check_margin(margin, "BroadPhase::self_pairs");
+  check_vertices(vertices, static_cast<size_t>(size_), "BroadPhase::self_pairs", "vertices");
+  std::vector<CandidatePair> pairs = do_self_pairs(margin);
+  if (vertices != nullptr) drop_adjacent(pairs, *vertices, *vertices);
+  return pairs;
+}
+
+std::vector<CandidatePair> BroadPhase::query_pairs(const std::vector<Aabb>& queries, double margin,
+                                                   const ElementVertices* query_vertices,
+                                                   const ElementVertices* vertices) const {
+  require(built_, name() + " broad phase query_pairs: call build() first");
+  check_margin(margin, "BroadPhase::query_pairs");
+  check_boxes(queries, "BroadPhase::query_pairs queries");
+  require((query_vertices == nullptr) == (vertices == nullptr),
+          "BroadPhase::query_pairs: give both query_vertices and vertices, or neither");
+  check_vertices(query_vertices, queries.size(), "BroadPhase::query_pairs", "query_vertices");
+  check_vertices(vertices, static_cast<size_t>(size_), "BroadPhase::query_pairs", "vertices");
+  std::vector<CandidatePair> pairs = do_query_pairs(queries, margin);
+  if (vertices != nullptr) drop_adjacent(pairs, *query_vertices, *vertices);
+  return pairs;
+}
+
+std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseParams& params) {
+  require(params.leaf_size >= 1,
+          "BroadPhaseParams.leaf_size must be at least 1, got " + std::to_string(params.leaf_size));
+  require(params.rebuild_ratio >= 1.0,
+          "BroadPhaseParams.rebuild_ratio must be >= 1, got " + std::to_string(params.rebuild_ratio));
+  require(std::isfinite(params.cell_size) && params.cell_size >= 0.0,
+          "BroadPhaseParams.cell_size must be finite and >= 0 (0: automatic), got " + std::to_string(params.cell_size));
+  if (name == "bvh") return detail::make_bvh_broad_phase(params);
+  if (name == "hash") return detail::make_hash_broad_phase(params);
+  throw Error("unknown broad phase '" + name + "': expected one of \"bvh\", \"hash\"");
+}
+
+std::vector<Aabb> triangle_boxes(const std::vector<Vec3>& positions,
+                                 const std::vector<std::array<Index, 3>>& triangles) {
+  const Index n = static_cast<Index>(positions.size());
+  std::vector<Aabb> boxes(triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    Aabb b = empty_aabb();
+    for (Index v : triangles[t]) {
+      check_index(v, n, "triangle", t);
+      b = merge(b, positions[v]);
+    }
+    boxes[t] = b;
+  }
+  return boxes;
+}
+
+std::vector<Aabb> edge_boxes(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 2>>& edges) {
+  const Index n = static_cast<Index>(positions.size());
+  std::vector<Aabb> boxes(edges.size());
+  for (size_t e = 0; e < edges.size(); ++e) {
+    check_index(edges[e][0], n, "edge", e);
+    check_index(edges[e][1], n, "edge", e);
+    boxes[e] = merge(Aabb{positions[edges[e][0]], positions[edges[e][0]]}, positions[edges[e][1]]);
+  }
+  return boxes;
+}
+
+std::vector<Aabb> point_boxes(const std::vector<Vec3>& positions) {
+  std::vector<Aabb> boxes(positions.size());
+  for (size_t i = 0; i < positions.size(); ++i) boxes[i] = Aabb{positions[i], positions[i]};
+  return boxes;
+}
+
+std::vector<std::array<Index, 2>> mesh_edges(const std::vector<std::array<Index, 3>>& triangles, Index n_vertices) {
+  std::vector<std::array<Index, 2>> edges;
+  edges.reserve(3 * triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const Index a = triangles[t][k], b = triangles[t][(k + 1) % 3];
+      check_index(a, n_vertices, "triangle", t);
+      edges.push_back({std::min(a, b), std::max(a, b)});
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
+}  // namespace sinew

@@ -1,0 +1,13 @@
+// Internal: constructors of the concrete broad phases, used by make_broad_phase().
+#pragma once
+
+#include <memory>
+
+#include "sinew/collision/broad_phase.hpp"
+
+namespace sinew::detail {
+
+std::unique_ptr<BroadPhase> make_bvh_broad_phase(const BroadPhaseParams& params);
+std::unique_ptr<BroadPhase> make_hash_broad_phase(const BroadPhaseParams& params);
+
+}  // namespace sinew::detail

@@ -1,0 +1,13 @@
+// Internal: vertex-triangle and edge-edge proximity between two meshes (or within one).
+#pragma once
+
+#include "sinew/collision/narrow_phase.hpp"
+
+namespace sinew::detail {
+
+// Appends vertex-triangle (A vertices vs B triangles, then B vertices vs A triangles unless
+// self) and edge-edge contacts with distance <= margin, in sorted candidate order.
+void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseParams& params,
+                    ContactSet& out);
+
+}  // namespace sinew::detail

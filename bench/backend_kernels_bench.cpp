@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
 #include "sinew/linalg/traffic.hpp"
@@ -102,7 +103,8 @@ void register_backend_kernels(const std::string& name, Index n) {
   reg("spmv3", [](benchmark::State& s, Backend& b, Problem& p) {
     const DeviceCsr A = to_device(b, p.scalar);
     DeviceArray<double> X = b.upload(p.x), Y = b.allocate<double>(p.x.size());
-    timed(s, b, spmv3_bytes(A.rows, A.cols, A.nnz()), 3.0 * A.rows, [&] { b.spmv3(1.0, A, Op::kNoTranspose, X, 0.0, Y); });
+    timed(s, b, spmv3_bytes(A.rows, A.cols, A.nnz()), 3.0 * A.rows,
+          [&] { b.spmv3(1.0, A, Op::kNoTranspose, X, 0.0, Y); });
   });
   reg("spgemm_numeric", [](benchmark::State& s, Backend& b, Problem& p) {
     const DeviceCsr A = to_device(b, p.scalar);
@@ -170,28 +172,11 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> gbs_;
 };
 
-// Removes --name=value from argv and returns value (or fallback).
-std::string take_flag(int& argc, char** argv, const char* name, const std::string& fallback) {
-  const std::string key = std::string("--") + name + "=";
-  std::string value = fallback;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], key.c_str(), key.size()) == 0)
-      value = argv[i] + key.size();
-    else
-      argv[out++] = argv[i];
-  }
-  argc = out;
-  return value;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Index> sizes;
-  std::stringstream ss(take_flag(argc, argv, "sizes", "24,48,70"));
-  for (std::string t; std::getline(ss, t, ',');) sizes.push_back(static_cast<Index>(std::stoi(t)));
-  const std::size_t triad_mib = std::stoul(take_flag(argc, argv, "triad_mib", "256"));
+  const std::vector<int> sizes = sinew::bench::take_int_list(argc, argv, "sizes", "24,48,70");
+  const std::size_t triad_mib = std::stoul(sinew::bench::take_flag(argc, argv, "triad_mib", "256"));
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_flags.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
 namespace {
@@ -334,28 +335,11 @@ class TableReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> counter_;
 };
 
-// Removes --name=value from argv and returns value (or fallback).
-std::string take_flag(int& argc, char** argv, const char* name, const std::string& fallback) {
-  const std::string key = std::string("--") + name + "=";
-  std::string value = fallback;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], key.c_str(), key.size()) == 0)
-      value = argv[i] + key.size();
-    else
-      argv[out++] = argv[i];
-  }
-  argc = out;
-  return value;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes;
-  std::stringstream ss(take_flag(argc, argv, "sizes", "100,1000,10000,100000"));
-  for (std::string t; std::getline(ss, t, ',');) sizes.push_back(std::stoi(t));
-  g_delta = std::stod(take_flag(argc, argv, "delta", "1e-10"));
+  const std::vector<int> sizes = sinew::bench::take_int_list(argc, argv, "sizes", "100,1000,10000,100000");
+  g_delta = std::stod(sinew::bench::take_flag(argc, argv, "delta", "1e-10"));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   for (const char* topology : {"chain", "tree"})

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_flags.hpp"
 #include "sinew/collision/broad_phase.hpp"
 #include "sinew/collision/bvh.hpp"
 #include "sinew/collision/narrow_phase.hpp"
@@ -232,29 +233,13 @@ void BM_fcl_cloth(benchmark::State& st, int side) {
 }
 #endif
 
-std::string take_flag(int& argc, char** argv, const char* name, const std::string& fallback) {
-  const std::string key = std::string("--") + name + "=";
-  std::string value = fallback;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], key.c_str(), key.size()) == 0)
-      value = argv[i] + key.size();
-    else
-      argv[out++] = argv[i];
-  }
-  argc = out;
-  return value;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes;
-  std::stringstream ss(take_flag(argc, argv, "sizes", "10000,100000,1000000"));
-  for (std::string t; std::getline(ss, t, ',');) sizes.push_back(std::stoi(t));
-  const int fcl_max = std::stoi(take_flag(argc, argv, "fcl_max", "100000"));
-  const int brute_max = std::stoi(take_flag(argc, argv, "brute_max", "10000"));
-  const int cloth = std::stoi(take_flag(argc, argv, "cloth", "100"));
+  const std::vector<int> sizes = sinew::bench::take_int_list(argc, argv, "sizes", "10000,100000,1000000");
+  const int fcl_max = std::stoi(sinew::bench::take_flag(argc, argv, "fcl_max", "100000"));
+  const int brute_max = std::stoi(sinew::bench::take_flag(argc, argv, "brute_max", "10000"));
+  const int cloth = std::stoi(sinew::bench::take_flag(argc, argv, "cloth", "100"));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   for (int n : sizes) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
@@ -152,24 +153,10 @@ void register_benchmarks() {
   }
 }
 
-std::string take_flag(int& argc, char** argv, const char* name, const std::string& fallback) {
-  const std::string key = std::string("--") + name + "=";
-  std::string value = fallback;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], key.c_str(), key.size()) == 0)
-      value = argv[i] + key.size();
-    else
-      argv[out++] = argv[i];
-  }
-  argc = out;
-  return value;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string cloths = take_flag(argc, argv, "cloth", "71x72,101x101,123x124,142x142");
+  const std::string cloths = sinew::bench::take_flag(argc, argv, "cloth", "71x72,101x101,123x124,142x142");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   build_cloths(cloths);

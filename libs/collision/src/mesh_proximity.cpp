@@ -9,6 +9,18 @@
 namespace sinew::detail {
 namespace {
 
+// Witness points, gap and frame of a mesh-mesh contact: mesh points are their own body-frame
+// points, and neither side is a moving obstacle.
+void set_mesh_witnesses(Contact& c, const Vec3& point_a, const Vec3& point_b, double gap, const Vec3& normal) {
+  c.point_a = point_a;
+  c.point_b = point_b;
+  c.local_a = point_a;
+  c.local_b = point_b;
+  c.gap = gap;
+  c.frame = contact_frame(normal);
+  c.obstacle_velocity = v3::make(0, 0, 0);
+}
+
 using Triangles = std::vector<std::array<Index, 3>>;
 
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -67,13 +79,7 @@ void vertex_triangle(const MeshInstance& va, const MeshInstance& tb, bool self, 
           c.weights[k + 1] = -r.bary[k];
         }
         c.weights[0] = 1.0;
-        c.point_a = p[cp.first];
-        c.point_b = r.closest;
-        c.local_a = c.point_a;
-        c.local_b = c.point_b;
-        c.gap = dist;
-        c.frame = contact_frame(n);
-        c.obstacle_velocity = v3::make(0, 0, 0);
+        set_mesh_witnesses(c, p[cp.first], r.closest, dist, n);
         return true;
       },
       out);
@@ -121,13 +127,7 @@ void edge_edge(const MeshInstance& a, const MeshInstance& b, bool self, double m
         c.weights[1] = r.s;
         c.weights[2] = -(1.0 - r.t);
         c.weights[3] = -r.t;
-        c.point_a = r.closest_p;
-        c.point_b = r.closest_q;
-        c.local_a = c.point_a;
-        c.local_b = c.point_b;
-        c.gap = dist;
-        c.frame = contact_frame(n);
-        c.obstacle_velocity = v3::make(0, 0, 0);
+        set_mesh_witnesses(c, r.closest_p, r.closest_q, dist, n);
         return true;
       },
       out);

@@ -155,6 +155,34 @@ TEST_P(BroadPhaseByName, BadInputIsAnError) {
   EXPECT_SINEW_ERROR(bp->query_pairs(boxes, 0.0, &wrong, nullptr), "both");
 }
 
+TEST_P(BroadPhaseByName, IntoVariantsMatchTheReturningOnesAndReuseOut) {
+  test::Rng rng(61);
+  const test::Cloth c = test::make_cloth(12, 9, 1.0, 0.8, 0.0);
+  auto bp = make_broad_phase(GetParam());
+  bp->build(triangle_boxes(c.x, c.tri));
+  std::vector<CandidatePair> out{{7, 7}};  // stale content must be replaced
+  bp->self_pairs_into(0.01, &c.tri, out);
+  EXPECT_EQ(out, bp->self_pairs(0.01, &c.tri));
+  EXPECT_FALSE(out.empty());
+  for (int step = 0; step < 3; ++step) {
+    const auto boxes = random_boxes(rng, 400, 2.0, 0.3);
+    const auto queries = random_boxes(rng, 3000, 2.0, 0.2);  // several chunks of queries
+    auto moved = make_broad_phase(GetParam());
+    moved->build(boxes);
+    moved->self_pairs_into(0.02, nullptr, out);
+    EXPECT_EQ(out, moved->self_pairs(0.02));
+    moved->query_pairs_into(queries, 0.02, nullptr, nullptr, out);
+    EXPECT_EQ(out, moved->query_pairs(queries, 0.02));
+    EXPECT_EQ(out, brute_query(queries, boxes, 0.02));
+  }
+  const ElementVertices wrong(3, {0, 1, 2});
+  EXPECT_SINEW_ERROR(bp->self_pairs_into(-1.0, nullptr, out), "self_pairs_into", "margin");
+  EXPECT_SINEW_ERROR(bp->self_pairs_into(0.0, &wrong, out), "one entry per element");
+  EXPECT_SINEW_ERROR(bp->query_pairs_into({}, 0.0, &wrong, nullptr, out), "both");
+  auto unbuilt = make_broad_phase(GetParam());
+  EXPECT_SINEW_ERROR(unbuilt->query_pairs_into({}, 0.0, nullptr, nullptr, out), "build() first");
+}
+
 INSTANTIATE_TEST_SUITE_P(Collision, BroadPhaseByName, ::testing::Values("bvh", "hash"));
 
 TEST(BroadPhase, FactoryAndHelpersCheckTheirInput) {

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 #include <tuple>
 
 #include "collision_test_util.hpp"
 #include "expect_error.hpp"
+#include "mesh_proximity_oracle.hpp"
+#include "sinew/collision/edge_edge.hpp"
 #include "sinew/collision/point_triangle.hpp"
 
 #if defined(__has_include)
@@ -18,6 +22,10 @@
 
 namespace sinew {
 namespace {
+
+using test::brute_mesh;
+using test::expect_closest_features_covered;
+using test::keys_of;
 
 const Motion kStill{{{0, 0, 0}}, {{0, 0, 0}}};
 
@@ -149,7 +157,7 @@ TEST(NarrowPhase, ShapePairsMatchReferenceGaps) {
     }
   }
   EXPECT_GT(with_contacts, 100);
-  EXPECT_EQ(shape_pair_function(ShapeType::kCylinder, ShapeType::kCylinder), nullptr);
+  EXPECT_EQ(shape_pair_function(ShapeType::kHalfSpace, ShapeType::kHalfSpace), nullptr);
 }
 
 TEST(NarrowPhase, ShapeShapeContactsThroughTheTable) {
@@ -173,50 +181,13 @@ TEST(NarrowPhase, ShapeShapeContactsThroughTheTable) {
   const Contact c0 = cs.at(0);
   EXPECT_NEAR(v3::sqdist(to_world(up, c0.local_b), c0.point_b), 0.0, 1e-28);
   EXPECT_NEAR(v3::sqdist(c0.local_a, c0.point_a), 0.0, 1e-28);  // the half space sits at the identity
+  // Two half spaces have no pair function (a second ground plane is a modelling error).
   shapes.push_back({13, Shape{ShapeType::kCylinder, {1, 1, 1}}, identity_pose(), kStill});
-  shapes.push_back({14, Shape{ShapeType::kCylinder, {1, 1, 1}}, identity_pose(), kStill});
+  shapes.push_back({14, Shape{ShapeType::kHalfSpace, {0, 0, 0}}, identity_pose(), kStill});
   ContactSet untouched;
-  EXPECT_SINEW_ERROR(np->shape_shape_contacts(shapes, 0.01, untouched), "shape 2 (capsule) against shape 3 (cylinder)");
+  EXPECT_SINEW_ERROR(np->shape_shape_contacts(shapes, 0.01, untouched),
+                     "shape 0 (half-space) against shape 4 (half-space)");
   EXPECT_EQ(untouched.size(), 0);
-}
-
-// Brute-force reference of mesh proximity: (kind, 4 vertices) of every element pair within
-// the margin, adjacency excluded when self.
-using Key = std::tuple<int, Index, Index, Index, Index>;
-std::vector<Key> brute_mesh(const test::Cloth& a, const test::Cloth& b, bool self, double margin) {
-  std::vector<Key> keys;
-  auto vt = [&](const test::Cloth& p, const test::Cloth& q, Index off_p, Index off_q) {
-    for (Index v = 0; v < Index(p.x.size()); ++v)
-      for (const auto& t : q.tri) {
-        if (self && (t[0] == v || t[1] == v || t[2] == v)) continue;
-        const auto r = closest_point_triangle(p.x[v], q.x[t[0]], q.x[t[1]], q.x[t[2]]);
-        if (std::sqrt(r.distance_squared) <= margin)
-          keys.emplace_back(int(ContactKind::kVertexTriangle), off_p + v, off_q + t[0], off_q + t[1], off_q + t[2]);
-      }
-  };
-  const Index off_b = self ? 0 : Index(a.x.size());
-  vt(a, b, 0, off_b);
-  if (!self) vt(b, a, off_b, 0);
-  const auto ea = mesh_edges(a.tri, Index(a.x.size())), eb = mesh_edges(b.tri, Index(b.x.size()));
-  for (size_t i = 0; i < ea.size(); ++i)
-    for (size_t j = self ? i + 1 : 0; j < eb.size(); ++j) {
-      const auto &e = ea[i], &f = eb[j];
-      if (self && (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1])) continue;
-      const auto r = closest_points_segments(a.x[e[0]], a.x[e[1]], b.x[f[0]], b.x[f[1]]);
-      if (std::sqrt(r.distance_squared) <= margin)
-        keys.emplace_back(int(ContactKind::kEdgeEdge), e[0], e[1], off_b + f[0], off_b + f[1]);
-    }
-  std::sort(keys.begin(), keys.end());
-  return keys;
-}
-
-std::vector<Key> keys_of(const ContactSet& cs) {
-  std::vector<Key> keys;
-  for (Index i = 0; i < cs.size(); ++i)
-    keys.emplace_back(cs.kind[i], cs.vertices[4 * i], cs.vertices[4 * i + 1], cs.vertices[4 * i + 2],
-                      cs.vertices[4 * i + 3]);
-  std::sort(keys.begin(), keys.end());
-  return keys;
 }
 
 test::Cloth folded_strip(int nx, int ny, double radius) {
@@ -248,7 +219,8 @@ TEST(NarrowPhase, MeshProximityMatchesBruteForce) {
     make_narrow_phase("table", NarrowPhaseParams{"hash", {}})->mesh_mesh_contacts(ma, mb, margin, hash_set);
     const auto expected = brute_mesh(a, b, false, margin);
     EXPECT_GT(expected.size(), 50u);
-    EXPECT_EQ(keys_of(bvh_set), expected) << "scene " << scene;
+    EXPECT_EQ(keys_of(bvh_set, a, b, false), expected) << "scene " << scene;
+    expect_closest_features_covered(bvh_set, a, b, false, margin);
     EXPECT_EQ(bvh_set.vertices, hash_set.vertices);  // same contacts in the same order
     EXPECT_EQ(bvh_set.gap, hash_set.gap);
     check_contacts_consistent(bvh_set);
@@ -265,7 +237,8 @@ TEST(NarrowPhase, SelfContactOfAFoldedStripSkipsAdjacentElements) {
   make_narrow_phase()->mesh_mesh_contacts(m, m, 0.05, cs);
   const auto expected = brute_mesh(c, c, true, 0.05);
   EXPECT_GT(expected.size(), 100u);
-  EXPECT_EQ(keys_of(cs), expected);
+  EXPECT_EQ(keys_of(cs, c, c, true), expected);
+  expect_closest_features_covered(cs, c, c, true, 0.05);
   check_contacts_consistent(cs);
 }
 

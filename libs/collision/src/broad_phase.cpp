@@ -11,14 +11,15 @@ namespace sinew {
 namespace {
 
 void check_margin(double margin, const char* where) {
-  require(std::isfinite(margin) && margin >= 0.0,
-          std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
+  if (!(std::isfinite(margin) && margin >= 0.0))
+    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
 }
 
 void check_vertices(const ElementVertices* v, size_t expected, const char* where, const char* what) {
   if (v == nullptr) return;
-  require(v->size() == expected, std::string(where) + ": " + what + " must have one entry per element (" +
-                                     std::to_string(expected) + "), got " + std::to_string(v->size()));
+  if (v->size() != expected)
+    throw Error(std::string(where) + ": " + what + " must have one entry per element (" + std::to_string(expected) +
+                "), got " + std::to_string(v->size()));
 }
 
 bool share_vertex(const std::array<Index, 3>& a, const std::array<Index, 3>& b) {
@@ -43,27 +44,54 @@ void check_index(Index v, Index n, const char* what, size_t element) {
                 ", expected one in [0, " + std::to_string(n) + ")");
 }
 
+// check_boxes() with the broad phase's name in the message, built only when a box is invalid.
+void check_boxes_lazily(const std::vector<Aabb>& boxes, const BroadPhase& bp, const char* op) {
+  for (const Aabb& b : boxes) {
+    for (int k = 0; k < 3; ++k) {
+      if (!(std::isfinite(b.lo[k]) && std::isfinite(b.hi[k]) && b.lo[k] <= b.hi[k])) {
+        check_boxes(boxes, (bp.name() + op).c_str());
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace
 
+// Messages are built only on failure, so that a valid call allocates nothing.
 void BroadPhase::build(const std::vector<Aabb>& boxes) {
-  check_boxes(boxes, (name() + " broad phase build").c_str());
+  check_boxes_lazily(boxes, *this, " broad phase build");
   do_build(boxes);
   size_ = static_cast<Index>(boxes.size());
   built_ = true;
 }
 
 void BroadPhase::update(const std::vector<Aabb>& boxes) {
-  require(built_, name() + " broad phase update: call build() first");
-  require(static_cast<Index>(boxes.size()) == size_, name() + " broad phase update: expected " + std::to_string(size_) +
-                                                         " boxes (as built), got " + std::to_string(boxes.size()));
-  check_boxes(boxes, (name() + " broad phase update").c_str());
+  if (!built_) throw Error(name() + " broad phase update: call build() first");
+  if (static_cast<Index>(boxes.size()) != size_)
+    throw Error(name() + " broad phase update: expected " + std::to_string(size_) + " boxes (as built), got " +
+                std::to_string(boxes.size()));
+  check_boxes_lazily(boxes, *this, " broad phase update");
   do_update(boxes);
 }
 
+void BroadPhase::check_query(const char* where, const std::vector<Aabb>* queries, double margin,
+                             const ElementVertices* query_vertices, const ElementVertices* vertices) const {
+  if (!built_) throw Error(name() + " broad phase " + where + ": call build() first");
+  check_margin(margin, where);
+  if (queries == nullptr) {
+    check_vertices(vertices, static_cast<size_t>(size_), where, "vertices");
+    return;
+  }
+  check_boxes(*queries, "BroadPhase::query_pairs queries");
+  if ((query_vertices == nullptr) != (vertices == nullptr))
+    throw Error(std::string(where) + ": give both query_vertices and vertices, or neither");
+  check_vertices(query_vertices, queries->size(), where, "query_vertices");
+  check_vertices(vertices, static_cast<size_t>(size_), where, "vertices");
+}
+
 std::vector<CandidatePair> BroadPhase::self_pairs(double margin, const ElementVertices* vertices) const {
-  require(built_, name() + " broad phase self_pairs: call build() first");
-  check_margin(margin, "BroadPhase::self_pairs");
-  check_vertices(vertices, static_cast<size_t>(size_), "BroadPhase::self_pairs", "vertices");
+  check_query("BroadPhase::self_pairs", nullptr, margin, nullptr, vertices);
   std::vector<CandidatePair> pairs = do_self_pairs(margin);
   if (vertices != nullptr) drop_adjacent(pairs, *vertices, *vertices);
   return pairs;
@@ -72,16 +100,24 @@ std::vector<CandidatePair> BroadPhase::self_pairs(double margin, const ElementVe
 std::vector<CandidatePair> BroadPhase::query_pairs(const std::vector<Aabb>& queries, double margin,
                                                    const ElementVertices* query_vertices,
                                                    const ElementVertices* vertices) const {
-  require(built_, name() + " broad phase query_pairs: call build() first");
-  check_margin(margin, "BroadPhase::query_pairs");
-  check_boxes(queries, "BroadPhase::query_pairs queries");
-  require((query_vertices == nullptr) == (vertices == nullptr),
-          "BroadPhase::query_pairs: give both query_vertices and vertices, or neither");
-  check_vertices(query_vertices, queries.size(), "BroadPhase::query_pairs", "query_vertices");
-  check_vertices(vertices, static_cast<size_t>(size_), "BroadPhase::query_pairs", "vertices");
+  check_query("BroadPhase::query_pairs", &queries, margin, query_vertices, vertices);
   std::vector<CandidatePair> pairs = do_query_pairs(queries, margin);
   if (vertices != nullptr) drop_adjacent(pairs, *query_vertices, *vertices);
   return pairs;
+}
+
+void BroadPhase::self_pairs_into(double margin, const ElementVertices* vertices, std::vector<CandidatePair>& out) {
+  check_query("BroadPhase::self_pairs_into", nullptr, margin, nullptr, vertices);
+  do_self_pairs_into(margin, out);
+  if (vertices != nullptr) drop_adjacent(out, *vertices, *vertices);
+}
+
+void BroadPhase::query_pairs_into(const std::vector<Aabb>& queries, double margin,
+                                  const ElementVertices* query_vertices, const ElementVertices* vertices,
+                                  std::vector<CandidatePair>& out) {
+  check_query("BroadPhase::query_pairs_into", &queries, margin, query_vertices, vertices);
+  do_query_pairs_into(queries, margin, out);
+  if (vertices != nullptr) drop_adjacent(out, *query_vertices, *vertices);
 }
 
 std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseParams& params) {

@@ -32,7 +32,9 @@ Index Bvh::subtree_nodes(Index count) const {
 }
 
 void Bvh::build(const std::vector<Aabb>& boxes, const BvhParams& params) {
-  require(params.leaf_size >= 1, "Bvh::build: leaf_size must be at least 1, got " + std::to_string(params.leaf_size));
+  // Messages are built only on failure, so that a valid call allocates nothing.
+  if (params.leaf_size < 1)
+    throw Error("Bvh::build: leaf_size must be at least 1, got " + std::to_string(params.leaf_size));
   check_boxes(boxes, "Bvh::build");
   leaf_size_ = params.leaf_size;
   boxes_ = boxes;
@@ -48,8 +50,7 @@ void Bvh::build(const std::vector<Aabb>& boxes, const BvhParams& params) {
   if (n == 0) return;
   nodes_.resize(subtree_nodes(n));
   build_node(0, 0, n, 0);
-  centers_.clear();
-  centers_.shrink_to_fit();
+  // centers_ keeps its capacity, so that a rebuild of the same size allocates nothing.
   build_cost_ = cost();
 }
 
@@ -95,9 +96,9 @@ void Bvh::build_node(Index node, Index first, Index count, int depth) {
 }
 
 void Bvh::refit(const std::vector<Aabb>& boxes) {
-  require(boxes.size() == boxes_.size(), "Bvh::refit: expected " + std::to_string(boxes_.size()) +
-                                             " boxes (the count of the last build), got " +
-                                             std::to_string(boxes.size()));
+  if (boxes.size() != boxes_.size())
+    throw Error("Bvh::refit: expected " + std::to_string(boxes_.size()) + " boxes (the count of the last build), got " +
+                std::to_string(boxes.size()));
   check_boxes(boxes, "Bvh::refit");
   boxes_ = boxes;
   for (size_t i = nodes_.size(); i-- > 0;) {

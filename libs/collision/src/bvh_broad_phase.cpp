@@ -33,7 +33,42 @@ class BvhBroadPhase final : public BroadPhase {
     return collect(static_cast<Index>(queries.size()), margin, queries, false);
   }
 
+  void do_self_pairs_into(double margin, std::vector<CandidatePair>& out) override {
+    const std::vector<Aabb>& boxes = tree_.boxes();
+    collect_into(static_cast<Index>(boxes.size()), margin, boxes, true, out);
+  }
+
+  void do_query_pairs_into(const std::vector<Aabb>& queries, double margin, std::vector<CandidatePair>& out) override {
+    collect_into(static_cast<Index>(queries.size()), margin, queries, false, out);
+  }
+
  private:
+  // collect() with per-chunk buffers kept in the object between calls: the outer vectors only
+  // grow, the inner ones are cleared, so once grown nothing is allocated.
+  void collect_into(Index n, double margin, const std::vector<Aabb>& queries, bool self,
+                    std::vector<CandidatePair>& out) {
+    const size_t n_chunks = static_cast<size_t>((n + kChunk - 1) / kChunk);
+    if (scratch_parts_.size() < n_chunks) {
+      scratch_parts_.resize(n_chunks);
+      scratch_hits_.resize(n_chunks);
+    }
+    detail::for_each_chunk(n, kChunk, [&](Index c, Index begin, Index end) {
+      std::vector<Index>& hits = scratch_hits_[c];
+      std::vector<CandidatePair>& part = scratch_parts_[c];
+      part.clear();
+      for (Index q = begin; q < end; ++q) {
+        hits.clear();
+        tree_.query(queries[q], margin, hits);
+        std::sort(hits.begin(), hits.end());
+        for (Index i : hits) {
+          if (!self || i > q) part.push_back({q, i});
+        }
+      }
+    });
+    out.clear();
+    for (size_t c = 0; c < n_chunks; ++c) out.insert(out.end(), scratch_parts_[c].begin(), scratch_parts_[c].end());
+  }
+
   // Each query box q searches the tree; per-chunk results are concatenated in chunk order and
   // each query's hits are sorted, so the output is sorted and independent of the thread count.
   std::vector<CandidatePair> collect(Index n, double margin, const std::vector<Aabb>& queries, bool self) const {
@@ -54,6 +89,8 @@ class BvhBroadPhase final : public BroadPhase {
 
   BroadPhaseParams params_;
   Bvh tree_;
+  std::vector<std::vector<CandidatePair>> scratch_parts_;  // (>= n_chunks) pairs per chunk, *_into only
+  std::vector<std::vector<Index>> scratch_hits_;           // (>= n_chunks) tree hits per chunk, *_into only
 };
 
 }  // namespace

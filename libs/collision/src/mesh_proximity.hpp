@@ -7,7 +7,9 @@ namespace sinew::detail {
 
 // Appends vertex-triangle (A vertices vs B triangles, then B vertices vs A triangles unless
 // self) and edge-edge contacts with distance <= margin, in sorted candidate order.
+// Buffers and broad phases come from `ws`, which is reused across calls (see
+// NarrowPhaseWorkspace); the output does not depend on what the workspace held before.
 void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseParams& params,
-                    ContactSet& out);
+                    NarrowPhaseWorkspace& ws, ContactSet& out);
 
 }  // namespace sinew::detail

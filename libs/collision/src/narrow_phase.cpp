@@ -4,6 +4,7 @@
 
 #include "mesh_proximity.hpp"
 #include "sinew/collision/box_pairs.hpp"
+#include "sinew/collision/cylinder_pairs.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew {
@@ -62,6 +63,11 @@ struct PairTable {
     f[B][B] = collide_box_box;
     f[Y][H] = collide_cylinder_halfspace;
     f[H][Y] = swapped<collide_cylinder_halfspace>;
+    f[C][Y] = collide_capsule_cylinder;
+    f[Y][C] = swapped<collide_capsule_cylinder>;
+    f[Y][B] = collide_cylinder_box;
+    f[B][Y] = swapped<collide_cylinder_box>;
+    f[Y][Y] = collide_cylinder_cylinder;
   }
 };
 
@@ -70,27 +76,28 @@ const PairTable& pair_table() {
   return table;
 }
 
+// The checks build their messages only on failure, so that a valid call allocates nothing.
 void check_margin(double margin, const char* where) {
-  require(std::isfinite(margin) && margin >= 0.0,
-          std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
+  if (!(std::isfinite(margin) && margin >= 0.0))
+    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
 }
 
 void check_mesh(const MeshInstance& m, const char* where) {
-  const std::string w = std::string(where) + ": mesh " + std::to_string(m.id);
-  require(m.positions != nullptr && m.triangles != nullptr, w + " needs non-null positions and triangles");
-  require(m.first_vertex >= 0, w + " has first_vertex " + std::to_string(m.first_vertex) + ", expected >= 0");
+  auto w = [&] { return std::string(where) + ": mesh " + std::to_string(m.id); };
+  if (m.positions == nullptr || m.triangles == nullptr) throw Error(w() + " needs non-null positions and triangles");
+  if (m.first_vertex < 0) throw Error(w() + " has first_vertex " + std::to_string(m.first_vertex) + ", expected >= 0");
   const Index n = static_cast<Index>(m.positions->size());
   for (size_t t = 0; t < m.triangles->size(); ++t) {
     for (Index v : (*m.triangles)[t]) {
       if (!(v >= 0 && v < n))
-        throw Error(w + ": triangle " + std::to_string(t) + " has vertex index " + std::to_string(v) +
+        throw Error(w() + ": triangle " + std::to_string(t) + " has vertex index " + std::to_string(v) +
                     ", expected one in [0, " + std::to_string(n) + ")");
     }
   }
   for (size_t v = 0; v < m.positions->size(); ++v) {
     const Vec3& x = (*m.positions)[v];
     if (!(std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2])))
-      throw Error(w + ": vertex " + std::to_string(v) + " position is not finite");
+      throw Error(w() + ": vertex " + std::to_string(v) + " position is not finite");
   }
 }
 
@@ -177,8 +184,16 @@ class TableNarrowPhase final : public NarrowPhase {
     }
   }
 
-  void do_mesh_mesh(const MeshInstance& a, const MeshInstance& b, double margin, ContactSet& out) const override {
-    detail::mesh_proximity(a, b, margin, params_, out);
+  void do_mesh_mesh(const MeshInstance& a, const MeshInstance& b, double margin, NarrowPhaseWorkspace& workspace,
+                    ContactSet& out) const override {
+    if (workspace.owner != this) {
+      // Broad phases made by another narrow phase may have other parameters: start afresh.
+      workspace.vertex_a_triangle_b.broad.reset();
+      workspace.vertex_b_triangle_a.broad.reset();
+      workspace.edge_edge.broad.reset();
+      workspace.owner = this;
+    }
+    detail::mesh_proximity(a, b, margin, params_, workspace, out);
   }
 
  private:
@@ -266,13 +281,19 @@ void NarrowPhase::shape_shape_contacts(const std::vector<ShapeInstance>& shapes,
 
 void NarrowPhase::mesh_mesh_contacts(const MeshInstance& a, const MeshInstance& b, double margin,
                                      ContactSet& out) const {
+  NarrowPhaseWorkspace workspace;
+  mesh_mesh_contacts(a, b, margin, workspace, out);
+}
+
+void NarrowPhase::mesh_mesh_contacts(const MeshInstance& a, const MeshInstance& b, double margin,
+                                     NarrowPhaseWorkspace& workspace, ContactSet& out) const {
   check_margin(margin, "NarrowPhase::mesh_mesh_contacts");
   check_mesh(a, "NarrowPhase::mesh_mesh_contacts");
   check_mesh(b, "NarrowPhase::mesh_mesh_contacts");
-  require(a.id != b.id || (a.positions == b.positions && a.triangles == b.triangles),
-          "NarrowPhase::mesh_mesh_contacts: two different meshes share id " + std::to_string(a.id) +
-              " (the same id means self-contact of one mesh)");
-  do_mesh_mesh(a, b, margin, out);
+  if (!(a.id != b.id || (a.positions == b.positions && a.triangles == b.triangles)))
+    throw Error("NarrowPhase::mesh_mesh_contacts: two different meshes share id " + std::to_string(a.id) +
+                " (the same id means self-contact of one mesh)");
+  do_mesh_mesh(a, b, margin, workspace, out);
 }
 
 std::unique_ptr<NarrowPhase> make_narrow_phase(const std::string& name, const NarrowPhaseParams& params) {

@@ -72,6 +72,18 @@ class BroadPhase {
                                          const ElementVertices* query_vertices = nullptr,
                                          const ElementVertices* vertices = nullptr) const;
 
+  /// As self_pairs(), but writes the pairs into @p out (cleared first), reusing its capacity and
+  /// the broad phase's own scratch buffers: with "bvh", a repeated call allocates nothing once
+  /// the buffers have grown to the largest result. Not safe to call concurrently on one object.
+  /// @throws sinew::Error as self_pairs().
+  void self_pairs_into(double margin, const ElementVertices* vertices, std::vector<CandidatePair>& out);
+
+  /// As query_pairs(), but writes the pairs into @p out (cleared first), reusing its capacity
+  /// and the broad phase's scratch buffers (see self_pairs_into()).
+  /// @throws sinew::Error as query_pairs().
+  void query_pairs_into(const std::vector<Aabb>& queries, double margin, const ElementVertices* query_vertices,
+                        const ElementVertices* vertices, std::vector<CandidatePair>& out);
+
   /// Number of primitives of the last build().
   Index size() const { return size_; }
 
@@ -84,8 +96,17 @@ class BroadPhase {
   virtual std::vector<CandidatePair> do_self_pairs(double margin) const = 0;
   /// Query pairs (q, i) within margin, sorted.
   virtual std::vector<CandidatePair> do_query_pairs(const std::vector<Aabb>& queries, double margin) const = 0;
+  /// Self pairs into @p out (sorted); the default calls do_self_pairs(), which allocates.
+  virtual void do_self_pairs_into(double margin, std::vector<CandidatePair>& out) { out = do_self_pairs(margin); }
+  /// Query pairs into @p out (sorted); the default calls do_query_pairs(), which allocates.
+  virtual void do_query_pairs_into(const std::vector<Aabb>& queries, double margin, std::vector<CandidatePair>& out) {
+    out = do_query_pairs(queries, margin);
+  }
 
  private:
+  void check_query(const char* where, const std::vector<Aabb>* queries, double margin,
+                   const ElementVertices* query_vertices, const ElementVertices* vertices) const;
+
   Index size_ = 0;
   bool built_ = false;
 };

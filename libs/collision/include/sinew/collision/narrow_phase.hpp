@@ -10,6 +10,7 @@
 
 #include "sinew/collision/broad_phase.hpp"
 #include "sinew/collision/contact_set.hpp"
+#include "sinew/collision/narrow_phase_workspace.hpp"
 #include "sinew/collision/shape_pairs.hpp"
 #include "sinew/collision/signed_distance_grid.hpp"
 
@@ -80,9 +81,34 @@ class NarrowPhase {
   /// Vertex-triangle (both ways) and edge-edge proximity between meshes @p a and @p b; when
   /// they have the same id, self-contact of one mesh, skipping elements that share a vertex.
   /// Mesh gaps are unsigned distances (thin sheets have no inside).
+  ///
+  /// Each geometric proximity is reported once, by these rules (which do not depend on the
+  /// broad phase or the thread count):
+  /// - Vertex-triangle: a vertex p and a triangle t within the margin give a contact according
+  ///   to the feature of t holding the closest point (TriangleRegion). A face: always. An edge
+  ///   or a vertex f of the other mesh: only when every triangle incident to f (within the
+  ///   margin, not incident to p in self-contact) also has its closest point on f, i.e. the
+  ///   distance has a local minimum on f rather than at a point of f shadowed by a nearer face
+  ///   or edge; then once, by the lowest-indexed such triangle.
+  /// - Vertex-vertex (p's closest feature is vertex w, and w's is p): once, as the contact of
+  ///   the vertex of @p a (self-contact: of the lower-indexed vertex).
+  /// - Edge-edge: only when both closest points are strictly inside their edges (0 < s < 1 and
+  ///   0 < t < 1); at an edge end the proximity is a vertex-triangle contact. Parallel edges
+  ///   always have an end among their closest points, so they give no edge-edge contact.
+  /// Every vertex whose nearest point of the other mesh is within the margin thus has a contact
+  /// at that distance (possibly the reverse vertex-vertex one).
   /// @throws sinew::Error on a bad margin, a null pointer, a triangle with an index out of range
   /// (naming the triangle), or two different meshes with the same id.
+  /// This overload uses a temporary NarrowPhaseWorkspace, so it allocates on every call.
   void mesh_mesh_contacts(const MeshInstance& a, const MeshInstance& b, double margin, ContactSet& out) const;
+
+  /// As the overload above, reusing @p workspace between calls: with the "bvh" broad phase, a
+  /// call on meshes whose vertex and triangle counts did not change since the previous call with
+  /// this workspace allocates nothing (provided @p out has the capacity, e.g. after clear()).
+  /// The contacts are the same, in the same order, as without a workspace.
+  /// @throws sinew::Error as the overload above.
+  void mesh_mesh_contacts(const MeshInstance& a, const MeshInstance& b, double margin, NarrowPhaseWorkspace& workspace,
+                          ContactSet& out) const;
 
  protected:
   /// Implementation of point_shape_contacts() on valid input.
@@ -94,7 +120,8 @@ class NarrowPhase {
   /// Implementation of shape_shape_contacts() on valid input.
   virtual void do_shape_shape(const std::vector<ShapeInstance>& shapes, double margin, ContactSet& out) const = 0;
   /// Implementation of mesh_mesh_contacts() on valid input.
-  virtual void do_mesh_mesh(const MeshInstance& a, const MeshInstance& b, double margin, ContactSet& out) const = 0;
+  virtual void do_mesh_mesh(const MeshInstance& a, const MeshInstance& b, double margin,
+                            NarrowPhaseWorkspace& workspace, ContactSet& out) const = 0;
 };
 
 /// Makes a narrow phase by name: "table" (analytic pair table + BroadPhase for meshes).

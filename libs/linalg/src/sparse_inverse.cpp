@@ -79,7 +79,7 @@ CsrMatrix invert_cholesky_factor(const CholeskyFactor& L, const std::vector<Inde
           const Index r = L.row_idx[p];
           if (mark[r] != j) {
             failures[c] = "sparse inverse: factor entry (" + std::to_string(r) + ", " + std::to_string(k) +
-                      ") is off the elimination-tree path of column " + std::to_string(j);
+                          ") is off the elimination-tree path of column " + std::to_string(j);
             return;
           }
           x[r] -= v * xk;

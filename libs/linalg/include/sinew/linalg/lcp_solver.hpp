@@ -26,7 +26,7 @@ const char* to_string(LcpStatus status);
 /// What an LCP solve did: status, work, accuracy and, when not solved, why.
 struct LcpResult {
   LcpStatus status = LcpStatus::kFailed;  ///< outcome
-  Index iterations = 0;                  ///< Gauss-Seidel sweeps, or pivots of a pivoting solver
+  Index iterations = 0;                   ///< Gauss-Seidel sweeps, or pivots of a pivoting solver
   /// Natural residual ||z - mid(lo, hi, z - w)||_inf at the returned z (see lcp_natural_residual).
   double residual = std::numeric_limits<double>::infinity();
   std::string message;  ///< the reason when status is not solved; empty otherwise

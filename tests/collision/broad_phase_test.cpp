@@ -8,13 +8,6 @@
 #include "expect_error.hpp"
 #include "sinew/collision/bvh.hpp"
 
-#if defined(__has_include)
-#if __has_include(<tbb/global_control.h>)
-#include <tbb/global_control.h>
-#define SINEW_TEST_HAVE_TBB 1
-#endif
-#endif
-
 namespace sinew {
 namespace {
 

@@ -8,6 +8,14 @@
 
 #include "sinew/collision/shape.hpp"
 
+// Thread-count tests pin TBB with tbb::global_control where oneTBB is installed.
+#if defined(__has_include)
+#if __has_include(<tbb/global_control.h>)
+#include <tbb/global_control.h>
+#define SINEW_TEST_HAVE_TBB 1
+#endif
+#endif
+
 namespace sinew::test {
 
 // Seeded generator so that every failure reproduces.

@@ -13,13 +13,6 @@
 #include "sinew/collision/edge_edge.hpp"
 #include "sinew/collision/point_triangle.hpp"
 
-#if defined(__has_include)
-#if __has_include(<tbb/global_control.h>)
-#include <tbb/global_control.h>
-#define SINEW_TEST_HAVE_TBB 1
-#endif
-#endif
-
 namespace sinew {
 namespace {
 

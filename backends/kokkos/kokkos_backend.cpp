@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "sinew/backends/kokkos.hpp"
 #include "sinew/core/loop_backend.hpp"
@@ -31,6 +32,8 @@ void ensure_kokkos_initialized(int threads) {
 }
 
 struct KokkosExec {
+  // Host-code range kernels only where Kokkos runs on the host (Debian: Serial).
+  static constexpr bool kHostCode = std::is_same_v<MemSpace, Kokkos::HostSpace>;
   template <class F>
   void for_each(std::size_t n, const F& f) const {
     if (n == 0) return;

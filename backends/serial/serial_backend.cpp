@@ -9,6 +9,7 @@ namespace sinew {
 namespace {
 
 struct SerialExec : HostMemory {
+  static constexpr bool kHostCode = true;  // plain host loops (Backend::for_each_range)
   template <class F>
   void for_each(std::size_t n, const F& f) const {
     for (std::size_t i = 0; i < n; ++i) f(i);

@@ -18,6 +18,7 @@ namespace sinew {
 namespace {
 
 struct TbbExec : HostMemory {
+  static constexpr bool kHostCode = true;  // host threads (Backend::for_each_range)
   std::shared_ptr<tbb::task_arena> arena;
 
   template <class F>

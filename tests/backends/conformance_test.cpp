@@ -260,6 +260,28 @@ TEST_P(Conformance, BatchPolarDecomposition) {
   }
 }
 
+// Counts how often each index is visited; ranges must partition [0, n).
+struct VisitCounter final : RangeKernel {
+  explicit VisitCounter(std::vector<int>& v) : visits(&v) {}
+  std::vector<int>* visits;
+  void operator()(std::size_t begin, std::size_t end) const override {
+    for (std::size_t i = begin; i < end; ++i) ++(*visits)[i];
+  }
+};
+
+TEST_P(Conformance, RangeKernelsVisitEveryIndexOnce) {
+  if (!b->runs_host_code()) {
+    std::vector<int> visits(10, 0);
+    EXPECT_THROW(b->for_each_range(10, VisitCounter(visits)), Error) << "a device backend must refuse host code";
+    return;
+  }
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{100003}}) {
+    std::vector<int> visits(n, 0);
+    b->for_each_range(n, VisitCounter(visits));
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(visits[i], 1) << "index " << i << " of " << n;
+  }
+}
+
 std::vector<std::string> non_reference_backends() {
   std::vector<std::string> names;
   for (const std::string& n : builtin_backends().names())

@@ -194,6 +194,15 @@ void Backend::spgemm_numeric(const DeviceCsr& A, const DeviceCsr& B, DeviceCsr& 
   if (C.rows) do_spgemm_numeric(A.ref(), B.ref(), C);
 }
 
+void Backend::for_each_range(std::size_t n, const RangeKernel& kernel) {
+  if (!runs_host_code())
+    throw Error("for_each_range: backend '" + name_ + "' (" + execution_space() +
+                ") does not run host code; this batch kernel has no implementation for it yet");
+  if (n > 0) do_for_each_range(n, kernel);
+}
+
+void Backend::do_for_each_range(std::size_t n, const RangeKernel& kernel) { kernel(0, n); }
+
 void Backend::polar3(const DeviceArray<double>& F, DeviceArray<double>& R) {
   check_owned(F, "polar3: F");
   check_owned(R, "polar3: R");

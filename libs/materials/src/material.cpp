@@ -53,14 +53,31 @@ class TetMaterialOf final : public TetMaterial {
     for (Index e = 0; e < n_tets; ++e) {
       double xe[12];
       gather(x, tets, e, xe);
-      Mat12 He;
-      if (project_psd) {
-        tet_projected_hessian<Model>(rests[e], xe, lame(), He);
-      } else {
-        tet_hessian<Model>(rests[e], xe, lame(), He);
-      }
-      for (int k = 0; k < 144; ++k) H[144 * static_cast<std::size_t>(e) + k] = He.m[k];
+      hessian(rests[e], xe, project_psd, H + 144 * static_cast<std::size_t>(e));
     }
+  }
+  void do_evaluate_elements(const double* x, const Index* tets, const TetRest* rests, std::size_t begin,
+                            std::size_t end, bool project_psd, double* energy, double* gradient,
+                            double* hessian) const override {
+    for (std::size_t e = begin; e < end; ++e) {
+      double xe[12];
+      gather(x, tets, static_cast<Index>(e), xe);
+      energy[e] = tet_energy<Model>(rests[e], xe, lame());
+      tet_gradient<Model>(rests[e], xe, lame(), gradient + 12 * e);
+      this->hessian(rests[e], xe, project_psd, hessian + 144 * e);
+    }
+  }
+
+ private:
+  // The exact or PSD-projected 12x12 Hessian of one element, row-major into H.
+  void hessian(const TetRest& rest, const double xe[12], bool project_psd, double* H) const {
+    Mat12 He;
+    if (project_psd) {
+      tet_projected_hessian<Model>(rest, xe, lame(), He);
+    } else {
+      tet_hessian<Model>(rest, xe, lame(), He);
+    }
+    for (int k = 0; k < 144; ++k) H[k] = He.m[k];
   }
 };
 
@@ -124,6 +141,31 @@ void TetMaterial::element_hessians(const std::vector<double>& x, const std::vect
   check(x, tets, rests);
   H.assign(144 * rests.size(), 0.0);
   do_element_hessians(x.data(), tets.data(), rests.data(), static_cast<Index>(rests.size()), project_psd, H.data());
+}
+
+void TetMaterial::evaluate_elements(Backend& backend, const std::vector<double>& x, const std::vector<Index>& tets,
+                                    const std::vector<TetRest>& rests, bool project_psd, TetElementValues& out) const {
+  check(x, tets, rests);
+  const std::size_t n = rests.size();
+  out.energy.resize(n);
+  out.gradient.resize(12 * n);
+  out.hessian.resize(144 * n);
+  // A local class shares the member function's access to the protected per-range kernel.
+  struct Kernel final : RangeKernel {
+    Kernel(const TetMaterial& m, const double* x, const Index* t, const TetRest* r, bool p, TetElementValues& o)
+        : material(m), x(x), tets(t), rests(r), project_psd(p), out(o) {}
+    void operator()(std::size_t begin, std::size_t end) const override {
+      material.do_evaluate_elements(x, tets, rests, begin, end, project_psd, out.energy.data(), out.gradient.data(),
+                                    out.hessian.data());
+    }
+    const TetMaterial& material;
+    const double* x;
+    const Index* tets;
+    const TetRest* rests;
+    bool project_psd;
+    TetElementValues& out;
+  } kernel(*this, x.data(), tets.data(), rests.data(), project_psd, out);
+  backend.for_each_range(n, kernel);
 }
 
 std::unique_ptr<TetMaterial> make_tet_material(MaterialModel model, const ElasticParameters& parameters) {

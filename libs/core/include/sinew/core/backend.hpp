@@ -33,6 +33,17 @@ struct BackendOptions {
   int device = 0;   ///< GPU ordinal for GPU backends
 };
 
+/// A loop body over index ranges [begin, end), run by Backend::for_each_range(). It is how
+/// libraries above core (materials' per-element math, constraints' per-contact math) run their
+/// own batch kernels on a backend without core knowing them: one virtual call per range, the
+/// per-index math inline inside it.
+class RangeKernel {
+ public:
+  virtual ~RangeKernel() = default;
+  /// Computes indices begin..end-1; each index's outputs must depend on that index's inputs only.
+  virtual void operator()(std::size_t begin, std::size_t end) const = 0;
+};
+
 /// Abstract compute backend: memory, BLAS-1, sparse and batch-physics kernels.
 /// Make one with sinew::make_backend(name) (library sinew::backends).
 class Backend {
@@ -138,6 +149,14 @@ class Backend {
   /// the closest proper rotation, also for inverted F_e (sinew::polar_rotation).
   void polar3(const DeviceArray<double>& F, DeviceArray<double>& R);
 
+  /// True when this backend's memory is host memory and its threads run host code, so that
+  /// for_each_range() works (serial, tbb, kokkos on a host execution space; not cuda).
+  virtual bool runs_host_code() const { return false; }
+  /// Runs @p kernel over [0, n) split into ranges, concurrently where the backend has threads.
+  /// Every index is computed by exactly one call, so results do not depend on the split.
+  /// @throws sinew::Error when !runs_host_code(), naming the backend.
+  void for_each_range(std::size_t n, const RangeKernel& kernel);
+
  protected:
   /// Sets the registry name.
   explicit Backend(std::string name) : name_(std::move(name)) {}
@@ -174,6 +193,8 @@ class Backend {
   virtual void do_spgemm_numeric(const CsrRef& A, const CsrRef& B, DeviceCsr& C) = 0;
   /// Batch polar rotations of n 3x3 matrices.
   virtual void do_polar3(std::size_t n, const double* F, double* R) = 0;
+  /// for_each_range() on a backend that runs host code (only called when runs_host_code()).
+  virtual void do_for_each_range(std::size_t n, const RangeKernel& kernel);
 
  private:
   friend void* detail::backend_allocate(Backend&, std::size_t);

@@ -3,6 +3,7 @@
 /// a parallel `for_each`; the serial, TBB, Kokkos and CUDA backends are thin loop shells on it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -168,6 +169,22 @@ struct HasForEachRows<Exec, std::void_t<decltype(std::declval<const Exec&>().for
                                 std::size_t{}, static_cast<const Index*>(nullptr), std::declval<const loop::Fill&>()))>>
     : std::true_type {};
 
+/// True when an execution policy runs host code on host memory (`static constexpr bool kHostCode`).
+template <class Exec, class = void>
+struct RunsHostCode : std::false_type {};
+/// True when an execution policy runs host code on host memory (`static constexpr bool kHostCode`).
+template <class Exec>
+struct RunsHostCode<Exec, std::void_t<decltype(Exec::kHostCode)>> : std::bool_constant<Exec::kHostCode> {};
+
+/// Calls a RangeKernel on chunk c of n indices split into `chunks` contiguous ranges.
+struct RangeChunk {
+  const RangeKernel* kernel;  ///< the loop body
+  std::size_t n;              ///< number of indices
+  std::size_t chunks;         ///< number of ranges
+  /// Runs range c.
+  void operator()(std::size_t c) const { (*kernel)(n * c / chunks, n * (c + 1) / chunks); }
+};
+
 /// A Backend whose kernels are the loop::* functors run by @p Exec.
 ///
 /// Exec supplies `for_each(n, f)` (call f(i) for i < n, in any order or concurrently),
@@ -241,6 +258,16 @@ class LoopBackend : public Backend {
                    loop::SpgemmNumeric{A, B, C.row_ptr.data(), C.col_idx.data(), C.values.data()});
   }
   void do_polar3(std::size_t n, const double* F, double* R) override { exec_.for_each(n, loop::Polar3{F, R}); }
+  bool runs_host_code() const override { return RunsHostCode<Exec>::value; }
+  /// A few ranges per thread: enough to balance, few enough that the virtual call is noise.
+  void do_for_each_range(std::size_t n, const RangeKernel& kernel) override {
+    if constexpr (RunsHostCode<Exec>::value) {
+      const std::size_t chunks = std::min<std::size_t>(n, 4 * static_cast<std::size_t>(std::max(1, concurrency())));
+      exec_.for_each(chunks, RangeChunk{&kernel, n, chunks});
+    } else {
+      Backend::do_for_each_range(n, kernel);  // unreachable: for_each_range() checks runs_host_code()
+    }
+  }
 
   /// Row loop: split by non-zeros where the policy can, by rows otherwise.
   template <class F>

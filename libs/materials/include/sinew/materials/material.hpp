@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/core/backend.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/tetrahedron.hpp"
@@ -29,6 +30,13 @@ const char* material_model_name(MaterialModel model);
 /// The model of a scene-file name (see material_model_name()).
 /// @throws sinew::Error naming the unknown name and listing the valid ones.
 MaterialModel parse_material_model(const std::string& name);
+
+/// Per-element results of TetMaterial::evaluate_elements(), element e's at e, 12 e and 144 e.
+struct TetElementValues {
+  std::vector<double> energy;    ///< (n_tets) V_e Psi(F_e)
+  std::vector<double> gradient;  ///< (12 n_tets) energy gradients w.r.t. the element's 12 coordinates
+  std::vector<double> hessian;   ///< (144 n_tets) row-major 12x12 Hessians (exact or PSD-projected)
+};
 
 /// An elastic material over tetrahedra. Public methods check their inputs once and throw
 /// sinew::Error; the protected virtual do_* methods behind them assume valid input.
@@ -66,6 +74,19 @@ class TetMaterial {
   /// @throws sinew::Error on inconsistent sizes or a vertex index out of range.
   void element_hessians(const std::vector<double>& x, const std::vector<Index>& tets, const std::vector<TetRest>& rests,
                         bool project_psd, std::vector<double>& H) const;
+  /// Energy, gradient and Hessian of every element at once, in parallel on @p backend
+  /// (Backend::for_each_range): the per-element kernel of an implicit step. Each element is
+  /// computed whole by one thread, so the values are bitwise identical on every host backend and
+  /// thread count.
+  /// @param backend      a backend that runs host code (serial, tbb, kokkos on the host).
+  /// @param x            (3 n_vertices) positions.
+  /// @param tets         (4 n_tets) vertex indices.
+  /// @param rests        (n_tets) rest data.
+  /// @param project_psd  project each element Hessian to be positive semi-definite.
+  /// @param out          per-element values; resized.
+  /// @throws sinew::Error on inconsistent sizes, an index out of range, or a device backend.
+  void evaluate_elements(Backend& backend, const std::vector<double>& x, const std::vector<Index>& tets,
+                         const std::vector<TetRest>& rests, bool project_psd, TetElementValues& out) const;
 
  protected:
   /// Stores the model and its Lame parameters.
@@ -78,6 +99,10 @@ class TetMaterial {
   /// element_hessians() on checked input; H has 144 n_tets entries.
   virtual void do_element_hessians(const double* x, const Index* tets, const TetRest* rests, Index n_tets,
                                    bool project_psd, double* H) const = 0;
+  /// evaluate_elements() on checked input for elements [begin, end) of the output arrays.
+  virtual void do_evaluate_elements(const double* x, const Index* tets, const TetRest* rests, std::size_t begin,
+                                    std::size_t end, bool project_psd, double* energy, double* gradient,
+                                    double* hessian) const = 0;
 
  private:
   /// Throws sinew::Error unless x has 3 entries per vertex, tets 4 in-range indices per rest element.

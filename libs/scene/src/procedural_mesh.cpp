@@ -1,0 +1,94 @@
+#include "sinew/scene/procedural_mesh.hpp"
+
+#include <string>
+#include <utility>
+
+#include "sinew/core/error.hpp"
+
+namespace sinew::scene {
+namespace {
+
+void require_cells(int n, const char* axis, const char* what) {
+  require(n >= 1, std::string(what) + ": " + axis + " must be >= 1 cell, got " + std::to_string(n));
+}
+
+void require_extent(double lo, double hi, const char* axis, const char* what) {
+  require(hi > lo, std::string(what) + ": empty extent along " + axis + " (" + std::to_string(lo) + " .. " +
+                       std::to_string(hi) + "), expected lo < hi");
+}
+
+double signed_volume6(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double w[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+}
+
+}  // namespace
+
+TetMesh box_tet_mesh(const Vec3& lo, const Vec3& hi, int nx, int ny, int nz) {
+  const char* what = "box_tet_mesh";
+  require_cells(nx, "nx", what);
+  require_cells(ny, "ny", what);
+  require_cells(nz, "nz", what);
+  require_extent(lo[0], hi[0], "x", what);
+  require_extent(lo[1], hi[1], "y", what);
+  require_extent(lo[2], hi[2], "z", what);
+  const int n[3] = {nx, ny, nz};
+  TetMesh mesh;
+  auto id = [&](const int c[3]) { return static_cast<Index>(c[0] + (nx + 1) * (c[1] + (ny + 1) * c[2])); };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i) {
+        const int c[3] = {i, j, k};
+        Vec3 x{};
+        for (int d = 0; d < 3; ++d) x[d] = lo[d] + (hi[d] - lo[d]) * c[d] / n[d];
+        mesh.vertices.push_back(x);
+      }
+  // Each permutation of the axes is one monotone path from the cell's corner (0,0,0) to (1,1,1);
+  // the six paths' tets fill the cell, and every cell face is split along the same diagonal as
+  // its neighbour's, so the mesh is conforming.
+  const int paths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        for (const auto& path : paths) {
+          int c[3] = {i, j, k};
+          std::array<Index, 4> t{id(c), 0, 0, 0};
+          for (int s = 0; s < 3; ++s) {
+            ++c[path[s]];
+            t[s + 1] = id(c);
+          }
+          const auto& v = mesh.vertices;
+          if (signed_volume6(v[t[0]], v[t[1]], v[t[2]], v[t[3]]) < 0) std::swap(t[2], t[3]);
+          mesh.tets.push_back(t);
+        }
+  return mesh;
+}
+
+TriangleMesh rectangle_triangle_mesh(double x0, double y0, double x1, double y1, double z, int nx, int ny) {
+  const char* what = "rectangle_triangle_mesh";
+  require_cells(nx, "nx", what);
+  require_cells(ny, "ny", what);
+  require_extent(x0, x1, "x", what);
+  require_extent(y0, y1, "y", what);
+  TriangleMesh mesh;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) mesh.vertices.push_back(Vec3{{x0 + (x1 - x0) * i / nx, y0 + (y1 - y0) * j / ny, z}});
+  auto id = [&](int i, int j) { return static_cast<Index>(i + (nx + 1) * j); };
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      mesh.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      mesh.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  return mesh;
+}
+
+std::vector<double> interleaved(const std::vector<Vec3>& vertices) {
+  std::vector<double> x;
+  x.reserve(3 * vertices.size());
+  for (const Vec3& v : vertices) x.insert(x.end(), {v[0], v[1], v[2]});
+  return x;
+}
+
+}  // namespace sinew::scene

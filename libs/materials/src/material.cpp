@@ -8,6 +8,7 @@
 #include "sinew/materials/linear_elasticity.hpp"
 #include "sinew/materials/st_venant_kirchhoff.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
+#include "tet_elements_cuda.hpp"
 
 namespace sinew {
 namespace {
@@ -143,29 +144,56 @@ void TetMaterial::element_hessians(const std::vector<double>& x, const std::vect
   do_element_hessians(x.data(), tets.data(), rests.data(), static_cast<Index>(rests.size()), project_psd, H.data());
 }
 
+void TetMaterial::evaluate_elements(const DeviceTetMesh& mesh, const DeviceArray<double>& x, bool project_psd,
+                                    DeviceTetValues& out) const {
+  Backend& backend = mesh.backend();
+  const std::size_t n = mesh.num_tets();
+  require(x.backend() == &backend || (x.empty() && n == 0),
+          "tet material: positions must live on the mesh's backend '" + backend.name() + "'");
+  require(x.size() == 3 * static_cast<std::size_t>(mesh.num_vertices()),
+          "tet material: positions must have 3 entries for each of the mesh's " + std::to_string(mesh.num_vertices()) +
+              " vertices, got " + std::to_string(x.size()));
+  auto fit = [&](DeviceArray<double>& a, std::size_t size) {
+    if (a.size() != size || a.backend() != &backend) a = backend.allocate<double>(size);
+  };
+  fit(out.energy, n);
+  fit(out.gradient, 12 * n);
+  fit(out.hessian, 144 * n);
+  if (backend.runs_host_code()) {
+    // A local class shares the member function's access to the protected per-range kernel.
+    struct Kernel final : RangeKernel {
+      Kernel(const TetMaterial& m, const DeviceTetMesh& mesh, const double* x, bool p, DeviceTetValues& o)
+          : material(m), mesh(mesh), x(x), project_psd(p), out(o) {}
+      void operator()(std::size_t begin, std::size_t end) const override {
+        material.do_evaluate_elements(x, mesh.tets().data(), mesh.rests().data(), begin, end, project_psd,
+                                      out.energy.data(), out.gradient.data(), out.hessian.data());
+      }
+      const TetMaterial& material;
+      const DeviceTetMesh& mesh;
+      const double* x;
+      bool project_psd;
+      DeviceTetValues& out;
+    } kernel(*this, mesh, x.data(), project_psd, out);
+    backend.for_each_range(n, kernel);
+  } else if (backend.name() == "cuda" && detail::have_cuda_tet_elements()) {
+    backend.synchronize();  // inputs may still be in flight on the backend's stream
+    detail::evaluate_tet_elements_cuda(model(), lame(), x.data(), mesh.tets().data(), mesh.rests().data(), n,
+                                       project_psd, out.energy.data(), out.gradient.data(), out.hessian.data());
+  } else {
+    throw Error("tet material: backend '" + backend.name() + "' (" + backend.execution_space() +
+                ") does not run host code and has no tet element kernels");
+  }
+}
+
 void TetMaterial::evaluate_elements(Backend& backend, const std::vector<double>& x, const std::vector<Index>& tets,
                                     const std::vector<TetRest>& rests, bool project_psd, TetElementValues& out) const {
   check(x, tets, rests);
-  const std::size_t n = rests.size();
-  out.energy.resize(n);
-  out.gradient.resize(12 * n);
-  out.hessian.resize(144 * n);
-  // A local class shares the member function's access to the protected per-range kernel.
-  struct Kernel final : RangeKernel {
-    Kernel(const TetMaterial& m, const double* x, const Index* t, const TetRest* r, bool p, TetElementValues& o)
-        : material(m), x(x), tets(t), rests(r), project_psd(p), out(o) {}
-    void operator()(std::size_t begin, std::size_t end) const override {
-      material.do_evaluate_elements(x, tets, rests, begin, end, project_psd, out.energy.data(), out.gradient.data(),
-                                    out.hessian.data());
-    }
-    const TetMaterial& material;
-    const double* x;
-    const Index* tets;
-    const TetRest* rests;
-    bool project_psd;
-    TetElementValues& out;
-  } kernel(*this, x.data(), tets.data(), rests.data(), project_psd, out);
-  backend.for_each_range(n, kernel);
+  const DeviceTetMesh mesh(backend, tets, rests, static_cast<Index>(x.size() / 3));
+  DeviceTetValues values;
+  evaluate_elements(mesh, backend.upload(x), project_psd, values);
+  out.energy = backend.download(values.energy);
+  out.gradient = backend.download(values.gradient);
+  out.hessian = backend.download(values.hessian);
 }
 
 std::unique_ptr<TetMaterial> make_tet_material(MaterialModel model, const ElasticParameters& parameters) {

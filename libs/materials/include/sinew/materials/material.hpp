@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sinew/core/backend.hpp"
 #include "sinew/core/config.hpp"
+#include "sinew/materials/device_tet_mesh.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/tetrahedron.hpp"
 
@@ -30,13 +30,6 @@ const char* material_model_name(MaterialModel model);
 /// The model of a scene-file name (see material_model_name()).
 /// @throws sinew::Error naming the unknown name and listing the valid ones.
 MaterialModel parse_material_model(const std::string& name);
-
-/// Per-element results of TetMaterial::evaluate_elements(), element e's at e, 12 e and 144 e.
-struct TetElementValues {
-  std::vector<double> energy;    ///< (n_tets) V_e Psi(F_e)
-  std::vector<double> gradient;  ///< (12 n_tets) energy gradients w.r.t. the element's 12 coordinates
-  std::vector<double> hessian;   ///< (144 n_tets) row-major 12x12 Hessians (exact or PSD-projected)
-};
 
 /// An elastic material over tetrahedra. Public methods check their inputs once and throw
 /// sinew::Error; the protected virtual do_* methods behind them assume valid input.
@@ -74,17 +67,21 @@ class TetMaterial {
   /// @throws sinew::Error on inconsistent sizes or a vertex index out of range.
   void element_hessians(const std::vector<double>& x, const std::vector<Index>& tets, const std::vector<TetRest>& rests,
                         bool project_psd, std::vector<double>& H) const;
-  /// Energy, gradient and Hessian of every element at once, in parallel on @p backend
-  /// (Backend::for_each_range): the per-element kernel of an implicit step. Each element is
-  /// computed whole by one thread, so the values are bitwise identical on every host backend and
-  /// thread count.
-  /// @param backend      a backend that runs host code (serial, tbb, kokkos on the host).
-  /// @param x            (3 n_vertices) positions.
-  /// @param tets         (4 n_tets) vertex indices.
-  /// @param rests        (n_tets) rest data.
+  /// Energy, gradient and Hessian of every element at once, in parallel on the mesh's backend:
+  /// the per-element kernel of an implicit step. Each element is computed whole by one thread,
+  /// so the values are bitwise identical on every host backend and thread count. Host-code
+  /// backends loop do_evaluate_elements() through Backend::for_each_range(); the cuda backend
+  /// runs a device kernel of the same inline functions (when sinew is built with CUDA).
+  /// @param mesh         connectivity and rest data on a backend.
+  /// @param x            (3 mesh.num_vertices()) positions on the same backend.
   /// @param project_psd  project each element Hessian to be positive semi-definite.
-  /// @param out          per-element values; resized.
-  /// @throws sinew::Error on inconsistent sizes, an index out of range, or a device backend.
+  /// @param out          per-element values on the same backend; (re)allocated when sizes differ.
+  /// @throws sinew::Error on a size mismatch, an array of another backend, or a backend with no
+  ///         implementation of these kernels.
+  void evaluate_elements(const DeviceTetMesh& mesh, const DeviceArray<double>& x, bool project_psd,
+                         DeviceTetValues& out) const;
+  /// evaluate_elements() from and to host arrays (uploads, evaluates on @p backend, downloads).
+  /// @throws sinew::Error as the device version, and on an index out of range.
   void evaluate_elements(Backend& backend, const std::vector<double>& x, const std::vector<Index>& tets,
                          const std::vector<TetRest>& rests, bool project_psd, TetElementValues& out) const;
 

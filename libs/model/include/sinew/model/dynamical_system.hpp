@@ -66,8 +66,9 @@ class DynamicalSystem {
   /// Kinetic energy u^T M(q) u / 2.
   virtual double kinetic_energy(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u) const;
 
-  /// Velocity DOFs held fixed (zero velocity); the compliant alpha/beta scheme builds its
-  /// projection P from them (compliant-constraints Sec. 3). Sorted, no duplicates.
+  /// Velocity DOFs held fixed (zero velocity, positions unchanged). Every integrator honours
+  /// them: their velocities stay zero and their rows and columns leave the Newton system (the
+  /// compliant alpha/beta scheme's projection P, compliant-constraints Sec. 3). Sorted, unique.
   virtual const std::vector<Index>& fixed_velocity_dofs() const { return no_fixed_dofs_; }
 
  private:

@@ -1,0 +1,48 @@
+/// @file
+/// @brief The Bridson-Marino scheme of the ArtiSynth mechanics notes sec. 0.9.4: two solves
+/// with A = M + h/2 D (no position Jacobian),
+///   A u_{k+1/2} = A u_k + h/2 f_k,  q_{k+1} = q_k (+) h u_{k+1/2},
+///   A u_{k+1}   = A u_k + h/2 (f_k + f(t_k + h, q_{k+1}, u_k)).
+/// Without damping this is velocity Verlet, hence second order; damping is implicit only
+/// through its linearization A.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sinew/integrators/integrator.hpp"
+#include "sinew/integrators/newton_options.hpp"
+
+namespace sinew::integrators {
+
+namespace detail {
+struct Workspace;
+}
+
+/// Options of BridsonMarino.
+struct BridsonMarinoOptions {
+  /// Solver of A = M + h/2 D; Eigen LDL^T has no setup cost for small systems.
+  LinearSolverKind linear_solver = LinearSolverKind::kEigenLdlt;
+  /// Throws sinew::Error on an unknown linear_solver.
+  void validate() const;
+};
+
+/// Bridson-Marino (ArtiSynth notes 0.9.4); one factorization, two solves per step.
+class BridsonMarino final : public Integrator {
+ public:
+  /// Checks @p options (sinew::Error when invalid).
+  explicit BridsonMarino(const BridsonMarinoOptions& options = {});
+  ~BridsonMarino() override;
+  std::string name() const override { return "bridson_marino"; }
+  /// The options in use.
+  const BridsonMarinoOptions& options() const { return options_; }
+
+ protected:
+  StepReport do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) override;
+
+ private:
+  BridsonMarinoOptions options_;
+  std::unique_ptr<detail::Workspace> ws_;
+};
+
+}  // namespace sinew::integrators

@@ -1,0 +1,70 @@
+#include "sinew/integrators/bridson_marino.hpp"
+
+#include "sinew/core/error.hpp"
+#include "velocity_newton.hpp"
+
+namespace sinew::integrators {
+
+void BridsonMarinoOptions::validate() const {
+  require(linear_solver == LinearSolverKind::kEigenLdlt || linear_solver == LinearSolverKind::kCholmod,
+          "BridsonMarinoOptions: linear_solver must be kEigenLdlt or kCholmod");
+}
+
+BridsonMarino::BridsonMarino(const BridsonMarinoOptions& options)
+    : options_(options), ws_(std::make_unique<detail::Workspace>()) {
+  options_.validate();
+}
+
+BridsonMarino::~BridsonMarino() = default;
+
+StepReport BridsonMarino::do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) {
+  using detail::sci;
+  detail::Workspace& ws = *ws_;
+  const Index n = system.num_velocities();
+  StepReport rep;
+  auto fail = [&rep](StepStatus status, const std::string& why) {
+    rep.status = status;
+    rep.message = "bridson_marino: " + why;
+    return rep;
+  };
+  const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "bridson_marino");
+  Eigen::VectorXd& u0 = ws.u_trial;
+  u0 = in.u;
+  for (Index i : fixed) u0[i] = 0.0;  // fixed DOFs start (and stay) at rest
+  system.forces(in.t, in.q, u0, model::ForcePart::kAll, ws.f0);
+  detail::require_size(ws.f0, n, "forces()");
+  system.mass_matrix(in.t, in.q, ws.M);
+  detail::require_square(ws.M, n, "mass_matrix()");
+  system.damping(in.t, in.q, u0, ws.D);
+  detail::require_square(ws.D, n, "damping()");
+  if (!ws.f0.allFinite() || !detail::all_finite(ws.M) || !detail::all_finite(ws.D))
+    return fail(StepStatus::kNonFinite, "force, mass or damping matrix at t = " + sci(in.t) + " is not finite");
+
+  // ArtiSynth 0.9.4 with A = M - h/2 df/du = M + h/2 D, both solves on one factorization:
+  // A (u_{k+1/2} - u_k) = h/2 f_k.
+  detail::combine(n, {{1.0, &ws.M}, {0.5 * h, &ws.D}}, true, ws.A);
+  ws.r = 0.5 * h * ws.f0;
+  detail::pin_fixed(fixed, ws.A, &ws.r);
+  std::string message;
+  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.A, ws.r, ws.d, message))
+    return fail(StepStatus::kLinearSolverFailure, "solve with M + h/2 D at t = " + sci(in.t) + ": " + message);
+  rep.linear_solves = 1;
+  ws.u_mix = u0 + ws.d;
+  system.advance_positions(in.q, ws.u_mix, h, out.q);
+  if (!out.q.allFinite()) return fail(StepStatus::kNonFinite, "positions at t = " + sci(in.t + h) + " are not finite");
+
+  // f' = f(q_{k+1}, u_k); A (u_{k+1} - u_k) = h/2 (f_k + f').
+  system.forces(in.t + h, out.q, u0, model::ForcePart::kAll, ws.f);
+  detail::require_size(ws.f, n, "forces()");
+  if (!ws.f.allFinite()) return fail(StepStatus::kNonFinite, "force at t = " + sci(in.t + h) + " is not finite");
+  ws.r = 0.5 * h * (ws.f0 + ws.f);
+  for (Index i : fixed) ws.r[i] = 0.0;
+  ws.d = ws.solver->solve(ws.r);
+  out.t = in.t + h;
+  out.u = u0 + ws.d;
+  if (!out.u.allFinite()) return fail(StepStatus::kNonFinite, "velocities at t = " + sci(out.t) + " are not finite");
+  rep.message = "bridson_marino: two solves with M + h/2 D";
+  return rep;
+}
+
+}  // namespace sinew::integrators

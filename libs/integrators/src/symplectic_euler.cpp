@@ -1,0 +1,59 @@
+#include "sinew/integrators/symplectic_euler.hpp"
+
+#include "sinew/core/error.hpp"
+#include "velocity_newton.hpp"
+
+namespace sinew::integrators {
+
+void SymplecticEulerOptions::validate() const {
+  require(linear_solver == LinearSolverKind::kEigenLdlt || linear_solver == LinearSolverKind::kCholmod,
+          "SymplecticEulerOptions: linear_solver must be kEigenLdlt or kCholmod");
+}
+
+SymplecticEuler::SymplecticEuler(const SymplecticEulerOptions& options)
+    : options_(options), ws_(std::make_unique<detail::Workspace>()) {
+  options_.validate();
+}
+
+SymplecticEuler::~SymplecticEuler() = default;
+
+StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) {
+  using detail::sci;
+  detail::Workspace& ws = *ws_;
+  const Index n = system.num_velocities();
+  StepReport rep;
+  const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "symplectic_euler");
+  ws.u_mix = in.u;
+  for (Index i : fixed) ws.u_mix[i] = 0.0;  // fixed DOFs start (and stay) at rest
+  system.forces(in.t, in.q, ws.u_mix, model::ForcePart::kAll, ws.f0);
+  detail::require_size(ws.f0, n, "forces()");
+  system.mass_matrix(in.t, in.q, ws.M);
+  detail::require_square(ws.M, n, "mass_matrix()");
+  if (!ws.f0.allFinite() || !detail::all_finite(ws.M)) {
+    rep.status = StepStatus::kNonFinite;
+    rep.message = "symplectic_euler: force or mass matrix at t = " + sci(in.t) + " is not finite";
+    return rep;
+  }
+  // ArtiSynth 0.9.1: M (u_{k+1} - u_k) = h f_k, then q_{k+1} = q_k (+) h u_{k+1}.
+  std::string message;
+  ws.r = h * ws.f0;
+  detail::pin_fixed(fixed, ws.M, &ws.r);
+  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.r, ws.d, message)) {
+    rep.status = StepStatus::kLinearSolverFailure;
+    rep.message = "symplectic_euler: mass matrix solve at t = " + sci(in.t) + ": " + message;
+    return rep;
+  }
+  rep.linear_solves = 1;
+  out.t = in.t + h;
+  out.u = ws.u_mix + ws.d;
+  system.advance_positions(in.q, out.u, h, out.q);
+  if (!out.q.allFinite() || !out.u.allFinite()) {
+    rep.status = StepStatus::kNonFinite;
+    rep.message = "symplectic_euler: the new state at t = " + sci(out.t) + " is not finite";
+    return rep;
+  }
+  rep.message = "symplectic_euler: explicit step";
+  return rep;
+}
+
+}  // namespace sinew::integrators

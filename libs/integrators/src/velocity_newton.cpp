@@ -1,0 +1,381 @@
+#include "velocity_newton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+#include "sinew/core/error.hpp"
+
+namespace sinew::integrators::detail {
+
+std::string sci(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+void require_size(const Eigen::VectorXd& x, Index n, const std::string& what) {
+  require(x.size() == n, what + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n));
+}
+
+void require_square(const CsrMatrix& A, Index n, const std::string& what) {
+  const bool empty = A.rows == 0 && A.cols == 0 && A.nnz() == 0;
+  require(empty || (A.rows == n && A.cols == n), what + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
+                                                     ", expected " + std::to_string(n) + "x" + std::to_string(n));
+}
+
+bool all_finite(const CsrMatrix& A) {
+  for (double v : A.values)
+    if (!std::isfinite(v)) return false;
+  return true;
+}
+
+void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  y.setZero(A.rows);
+  for (Index i = 0; i < A.rows; ++i) {
+    double s = 0.0;
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * x[A.col_idx[k]];
+    y[i] = s;
+  }
+}
+
+void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& terms, bool symmetrize, CsrMatrix& A) {
+  EigenCsr sum(n, n);
+  for (const auto& [scale, B] : terms) {
+    if (scale == 0.0 || B->nnz() == 0) continue;
+    sum += scale * to_eigen(*B);
+  }
+  if (symmetrize) {
+    const EigenCsr transposed = sum.transpose();
+    sum = 0.5 * (sum + transposed);
+  }
+  sum.makeCompressed();
+  A = from_eigen(sum);
+}
+
+bool factor_and_solve(Workspace& ws, LinearSolverKind kind, const CsrMatrix& A, const Eigen::VectorXd& b,
+                      Eigen::VectorXd& x, std::string& message) {
+  if (!ws.solver || ws.solver_kind != kind) {
+    ws.solver = make_linear_solver(kind);
+    ws.solver_kind = kind;
+  }
+  try {
+    // Same pattern as the last factorization: numeric refactorization only (keeps the ordering
+    // and symbolic analysis, the expensive part for CHOLMOD on large systems).
+    if (ws.solver->factored() && A.row_ptr == ws.pattern_row_ptr && A.col_idx == ws.pattern_col_idx) {
+      ws.solver->factorize(A);
+    } else {
+      ws.solver->compute(A);
+      ws.pattern_row_ptr = A.row_ptr;
+      ws.pattern_col_idx = A.col_idx;
+    }
+    x = ws.solver->solve(b);
+  } catch (const Error& e) {
+    message = e.what();
+    return false;
+  }
+  if (!x.allFinite()) {
+    message = ws.solver->name() + " returned a non-finite solution";
+    return false;
+  }
+  return true;
+}
+
+void pin_fixed(const std::vector<Index>& fixed, CsrMatrix& A, Eigen::VectorXd* b) {
+  if (fixed.empty()) return;
+  std::vector<char> is_fixed(static_cast<std::size_t>(A.rows), 0);
+  for (Index i : fixed) is_fixed[static_cast<std::size_t>(i)] = 1;
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      const Index j = A.col_idx[k];
+      if (is_fixed[static_cast<std::size_t>(i)] || is_fixed[static_cast<std::size_t>(j)])
+        A.values[k] = i == j ? 1.0 : 0.0;
+    }
+  if (b)
+    for (Index i : fixed) (*b)[i] = 0.0;
+}
+
+const std::vector<Index>& checked_fixed_dofs(const model::DynamicalSystem& system, const char* who) {
+  const std::vector<Index>& fixed = system.fixed_velocity_dofs();
+  const Index n = system.num_velocities();
+  for (Index i : fixed)
+    require(i >= 0 && i < n, std::string(who) + ": fixed_velocity_dofs() holds " + std::to_string(i) +
+                                 ", outside [0, " + std::to_string(n) + ")");
+  return fixed;
+}
+
+namespace {
+
+// Everything one Newton solve needs, so that the residual and merit evaluations stay short.
+class StageSolver {
+ public:
+  StageSolver(const char* who, const model::DynamicalSystem& system, const State& in, double h,
+              const VelocityStage& stage, const NewtonOptions& options, Workspace& ws)
+      : who_(who), sys_(system), in_(in), h_(h), st_(stage), opt_(options), ws_(ws), n_(system.num_velocities()) {}
+
+  StepReport run(State& out);
+
+ private:
+  // r(u) into r; false when a force, the mass matrix or r is not finite (what says which).
+  bool residual(const Eigen::VectorXd& u, Eigen::VectorXd& r);
+  // Incremental potential E(u) (see solve_velocity_stage's header comment) and the sum of the
+  // magnitudes of its terms (the scale of its round-off).
+  std::pair<double, double> energy(const Eigen::VectorXd& u);
+  // Newton matrix at the last residual point into ws_.A; false with a message on trouble.
+  bool assemble(std::string& message);
+  void project(Eigen::VectorXd& x) const {
+    for (Index i : fixed_) x[i] = 0.0;
+  }
+  StepReport fail(StepReport rep, StepStatus status, const std::string& why) const {
+    rep.status = status;
+    rep.message = std::string(who_) + ": " + why;
+    return rep;
+  }
+
+  const char* who_;
+  const model::DynamicalSystem& sys_;
+  const State& in_;
+  double h_;
+  const VelocityStage& st_;
+  const NewtonOptions& opt_;
+  Workspace& ws_;
+  Index n_;
+  Eigen::VectorXd u0_;  // start velocity (fixed DOFs zeroed when projecting)
+  Eigen::VectorXd c0_;  // constant part of the residual: -h [(1 - w) P0 + G_expl]
+  std::vector<Index> fixed_;
+  std::string what_;  // which evaluation was not finite
+  bool use_energy_ = false;
+  bool projected_ = false;               // PSD-projected stiffness: from the options, or after a rejected exact A
+  int switched_at_ = -1;                 // the iteration that switched to the projected stiffness, if any
+  CsrMatrix D0_;                         // damping at the start, for the energy's dissipation term
+  Eigen::VectorXd e_tmp_, e_mix_, e_q_;  // energy() scratch
+};
+
+bool StageSolver::residual(const Eigen::VectorXd& u, Eigen::VectorXd& r) {
+  const double tf = in_.t + st_.a * h_;
+  ws_.u_mix = st_.c * u + (1.0 - st_.c) * u0_;
+  sys_.advance_positions(in_.q, ws_.u_mix, st_.a * h_, ws_.q_f);
+  if (!all_finite(ws_.q_f)) return what_ = "positions at the force point", false;
+  ws_.v_f = st_.b * u + (1.0 - st_.b) * u0_;
+  if (st_.mass_at_force_point) {
+    sys_.mass_matrix(tf, ws_.q_f, ws_.M);
+  } else if (st_.mass_at_midpoint) {
+    ws_.u_mix = 0.5 * (u + u0_);
+    sys_.advance_positions(in_.q, ws_.u_mix, 0.5 * h_, e_q_);
+    sys_.mass_matrix(in_.t + 0.5 * h_, e_q_, ws_.M);
+  }
+  if (st_.mass_at_force_point || st_.mass_at_midpoint) {
+    require_square(ws_.M, n_, "mass_matrix()");
+    if (!all_finite(ws_.M)) return what_ = "mass matrix", false;
+  }
+  multiply(ws_.M, u - u0_, r);
+  r += c0_;
+  if (st_.w != 0.0) {
+    sys_.forces(tf, ws_.q_f, ws_.v_f, st_.gyroscopic_implicit ? model::ForcePart::kAll : model::ForcePart::kElastic,
+                ws_.f);
+    require_size(ws_.f, n_, "forces()");
+    if (!all_finite(ws_.f)) return what_ = "force at the force point", false;
+    r -= (h_ * st_.w) * ws_.f;
+  }
+  project(r);
+  if (!all_finite(r)) return what_ = "residual", false;
+  return true;
+}
+
+std::pair<double, double> StageSolver::energy(const Eigen::VectorXd& u) {
+  // E(u) = 1/2 (u-u0)^T M (u-u0) + w/(a c) V(q_f) + h w/(2 b) v_f^T D0 v_f + u . c0, whose
+  // gradient is r(u) exactly when F = -grad V - D0 v and M, D0 are constant over the step. Uses
+  // its own buffers so that the residual point (q_f, v_f) stays the current iterate's.
+  const Eigen::VectorXd du = u - u0_;
+  multiply(ws_.M, du, e_tmp_);
+  const double kinetic = 0.5 * du.dot(e_tmp_);
+  e_mix_ = st_.c * u + (1.0 - st_.c) * u0_;
+  sys_.advance_positions(in_.q, e_mix_, st_.a * h_, e_q_);
+  const double potential = st_.w / (st_.a * st_.c) * sys_.potential_energy(in_.t + st_.a * h_, e_q_);
+  double dissipation = 0.0;
+  if (D0_.nnz() > 0) {
+    e_mix_ = st_.b * u + (1.0 - st_.b) * u0_;
+    multiply(D0_, e_mix_, e_tmp_);
+    dissipation = 0.5 * h_ * st_.w / st_.b * e_mix_.dot(e_tmp_);
+  }
+  const double linear = u.dot(c0_);
+  return {kinetic + potential + dissipation + linear,
+          std::fabs(kinetic) + std::fabs(potential) + std::fabs(dissipation) + std::fabs(linear)};
+}
+
+bool StageSolver::assemble(std::string& message) {
+  // Evaluated at the force point of the last residual() call, i.e. of the current iterate.
+  const double tf = in_.t + st_.a * h_;
+  const double cK = h_ * h_ * st_.w * st_.a * st_.c, cD = h_ * st_.w * st_.b;
+  ws_.K = CsrMatrix{};
+  ws_.D = CsrMatrix{};
+  if (cK != 0.0) {
+    sys_.stiffness(tf, ws_.q_f, ws_.v_f, projected_, ws_.K);
+    require_square(ws_.K, n_, "stiffness()");
+    if (!all_finite(ws_.K)) return message = "stiffness matrix K is not finite", false;
+  }
+  if (cD != 0.0) {
+    sys_.damping(tf, ws_.q_f, ws_.v_f, ws_.D);
+    require_square(ws_.D, n_, "damping()");
+    if (!all_finite(ws_.D)) return message = "damping matrix D is not finite", false;
+  }
+  combine(n_, {{1.0, &ws_.M}, {cK, &ws_.K}, {cD, &ws_.D}}, opt_.symmetrize, ws_.A);
+  pin_fixed(fixed_, ws_.A, nullptr);
+  return true;
+}
+
+StepReport StageSolver::run(State& out) {
+  StepReport rep;
+  const double t = in_.t;
+  u0_ = in_.u;
+  fixed_ = checked_fixed_dofs(sys_, who_);
+  project(u0_);
+
+  // Start-of-step forces: the explicit part of the residual.
+  sys_.forces(t, in_.q, u0_, model::ForcePart::kElastic, ws_.f0);
+  sys_.forces(t, in_.q, u0_, model::ForcePart::kGyroscopic, ws_.g0);
+  require_size(ws_.f0, n_, "forces(kElastic)");
+  require_size(ws_.g0, n_, "forces(kGyroscopic)");
+  if (!all_finite(ws_.f0) || !all_finite(ws_.g0))
+    return fail(rep, StepStatus::kNonFinite, "force at the start of the step (t = " + sci(t) + ") is not finite");
+  c0_ = (-h_ * (1.0 - st_.w)) * ws_.f0;
+  c0_ -= (st_.gyroscopic_implicit ? h_ * (1.0 - st_.w) : h_) * ws_.g0;
+  if (!st_.mass_at_force_point && !st_.mass_at_midpoint) {
+    sys_.mass_matrix(t, in_.q, ws_.M);
+    require_square(ws_.M, n_, "mass_matrix()");
+    if (!all_finite(ws_.M)) return fail(rep, StepStatus::kNonFinite, "mass matrix at the start is not finite");
+  }
+
+  // The incremental potential is a valid merit only where r is its gradient.
+  // (A mid-step mass that varies with u, as rigid bodies' does, makes it a close approximation
+  // only; the search also accepts any sufficient decrease of |r|, so it stays safe.)
+  const bool potential_form = sys_.has_potential() && !st_.mass_at_force_point && st_.a * st_.c > 0.0 && st_.b > 0.0 &&
+                              (!st_.gyroscopic_implicit || ws_.g0.norm() == 0.0);
+  use_energy_ = potential_form && (opt_.merit == LineSearchMerit::kAuto || opt_.merit == LineSearchMerit::kEnergy);
+  if (use_energy_) {
+    sys_.damping(t, in_.q, u0_, D0_);
+    require_square(D0_, n_, "damping()");
+  }
+  const bool search = opt_.merit != LineSearchMerit::kNone && !st_.linearly_implicit;
+
+  Eigen::VectorXd u = u0_;
+  ws_.r.resize(n_);
+  if (!residual(u, ws_.r))
+    return fail(rep, StepStatus::kNonFinite, what_ + " is not finite at the start velocity (t = " + sci(t) + ")");
+  double rnorm = ws_.r.norm();
+  rep.residual_norms.push_back(rnorm);
+  // Round-off floor: r = M (u - u0) - h f cannot be computed more accurately than a few ulps of
+  // its largest terms, so a relative tolerance below that would never be met.
+  multiply(ws_.M, u0_, ws_.r_trial);
+  const double floor =
+      100.0 * std::numeric_limits<double>::epsilon() * (ws_.r_trial.norm() + h_ * ws_.f0.norm() + h_ * ws_.g0.norm());
+  rep.tolerance = std::max({opt_.absolute_tolerance, opt_.relative_tolerance * rnorm, floor});
+
+  bool at_round_off = false;
+  projected_ = opt_.projected_stiffness;
+  for (int k = 0;; ++k) {
+    rep.residual_norm = rnorm;
+    if (st_.linearly_implicit ? k == 1 : rnorm <= rep.tolerance) break;
+    // The floor above sees only net forces; element forces that cancel (a stiff FEM body at
+    // rest) leave a larger round-off floor. A residual already a million times below its start
+    // that stops decreasing under full Newton steps has reached it: converged.
+    const auto& history = rep.residual_norms;
+    if (!st_.linearly_implicit && k >= 2 && rnorm <= 1e-6 * history.front() && rnorm > 0.5 * history[k - 1]) {
+      at_round_off = true;
+      break;
+    }
+    if (k == opt_.max_iterations) {
+      std::string history;
+      for (double x : rep.residual_norms) history += (history.empty() ? "" : ", ") + sci(x);
+      return fail(rep, StepStatus::kNotConverged,
+                  "Newton did not converge in " + std::to_string(k) + " iterations at t = " + sci(t) +
+                      ", h = " + sci(h_) + ": |r| = " + sci(rnorm) + " > tolerance " + sci(rep.tolerance) + " after " +
+                      std::to_string(rep.line_search_steps) + " line-search steps (residual history " + history + ")");
+    }
+    std::string message;
+    if (!assemble(message))
+      return fail(rep, StepStatus::kNonFinite, message + " at Newton iteration " + std::to_string(k));
+    bool solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, -ws_.r, ws_.d, message);
+    if (!solved && !projected_) {
+      // The exact Hessian made A indefinite: retry, and go on, with the projected stiffness.
+      projected_ = true;
+      switched_at_ = k;
+      if (!assemble(message))
+        return fail(rep, StepStatus::kNonFinite, message + " at Newton iteration " + std::to_string(k));
+      solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, -ws_.r, ws_.d, message);
+    }
+    if (!solved)
+      return fail(rep, StepStatus::kLinearSolverFailure,
+                  "Newton iteration " + std::to_string(k) + " at t = " + sci(t) + ": " + message);
+    ++rep.linear_solves;
+    ++rep.iterations;
+    project(ws_.d);
+
+    // Backtracking line search (Armijo) on E or on |r|: a step is taken when either decreases
+    // enough, so that E steers Newton far from the solution and |r| finishes the job near it.
+    const double slope = ws_.r.dot(ws_.d);  // dE/dalpha at 0 when r = grad E
+    const bool energy_now = use_energy_ && slope < 0.0;
+    std::pair<double, double> e0{0.0, 0.0};
+    if (energy_now) e0 = energy(u);
+    double alpha = 1.0;
+    for (int ls = 0;; ++ls) {
+      ws_.u_trial = u + alpha * ws_.d;
+      const bool finite = residual(ws_.u_trial, ws_.r_trial);
+      const double trial_norm = finite ? ws_.r_trial.norm() : std::numeric_limits<double>::infinity();
+      bool accept = !search && finite;
+      if (search && finite) {
+        // Sufficient decrease of |r| is always accepted: near the solution the energy's change
+        // (~|r|^2) drowns in the round-off of its terms, whose size the slack cannot know
+        // (1 - cos q near q = 0, for one), while |r| still measures progress.
+        accept = trial_norm <= (1.0 - opt_.armijo * alpha) * rnorm;
+        if (energy_now && !accept) {
+          const auto e1 = energy(ws_.u_trial);
+          const double slack = 64.0 * std::numeric_limits<double>::epsilon() * std::max(e0.second, e1.second);
+          accept = e1.first <= e0.first + opt_.armijo * alpha * slope + slack;
+        }
+      }
+      if (accept || ls == opt_.max_line_search_steps || !search) {
+        if (!finite)
+          return fail(rep, StepStatus::kNonFinite,
+                      what_ + " is not finite at Newton iteration " + std::to_string(k) + " (t = " + sci(t) +
+                          ", step length " + sci(alpha) + ")");
+        u.swap(ws_.u_trial);
+        ws_.r.swap(ws_.r_trial);
+        rnorm = trial_norm;
+        break;
+      }
+      alpha *= opt_.backtrack;
+      ++rep.line_search_steps;
+    }
+    rep.residual_norms.push_back(rnorm);
+  }
+
+  out.t = t + h_;
+  out.u = u;
+  ws_.u_mix = st_.c_end * u + (1.0 - st_.c_end) * u0_;
+  sys_.advance_positions(in_.q, ws_.u_mix, h_, out.q);
+  if (!all_finite(out.q) || !all_finite(out.u))
+    return fail(rep, StepStatus::kNonFinite, "the new state at t = " + sci(t + h_) + " is not finite");
+  rep.status = StepStatus::kConverged;
+  rep.message = std::string(who_) + ": converged in " + std::to_string(rep.iterations) +
+                " iterations, |r| = " + sci(rnorm) +
+                (use_energy_ ? " (line search on the incremental potential)" : "") +
+                (at_round_off ? " (stopped at the round-off floor of the residual)" : "") +
+                (switched_at_ >= 0 ? " (exact Newton matrix rejected at iteration " + std::to_string(switched_at_) +
+                                         ": projected stiffness from there on)"
+                                   : "") +
+                (st_.linearly_implicit ? " (linearly implicit: one Newton step)" : "");
+  return rep;
+}
+
+}  // namespace
+
+StepReport solve_velocity_stage(const char* who, const model::DynamicalSystem& system, const State& in, double h,
+                                const VelocityStage& stage, const NewtonOptions& options, Workspace& ws, State& out) {
+  StageSolver solver(who, system, in, h, stage, options, ws);
+  return solver.run(out);
+}
+
+}  // namespace sinew::integrators::detail

@@ -1,0 +1,260 @@
+// The Newton solve and its failure reports: quadratic convergence on a stiff nonlinear spring,
+// non-convergence with the residual, NaN forces, a rejected Newton matrix, both linear solvers,
+// and fixed DOFs under the compliant alpha/beta scheme.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "integration_helpers.hpp"
+#include "sinew/integrators/bridson_marino.hpp"
+#include "sinew/integrators/compliant_alpha_beta.hpp"
+#include "sinew/integrators/implicit_euler.hpp"
+#include "sinew/integrators/make_integrator.hpp"
+#include "sinew/integrators/symplectic_euler.hpp"
+#include "sinew/integrators/trapezoidal.hpp"
+#include "test_systems.hpp"
+
+namespace sinew::integrators {
+namespace {
+
+using testing::run_steps;
+
+std::string detail_sci(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+// One particle on a stiff cubic spring (k = 1e4, k3 = 1e7), stretched by 0.2 along a skew
+// direction with a transverse velocity, and a large step h = 0.02 (omega h ~ 2 at rest length,
+// far more at the stretch): the Newton solve is strongly nonlinear.
+testing::SpringChain stiff_spring() {
+  testing::SpringChain s;
+  s.n = 1;
+  s.k = 1e4;
+  s.k3 = 1e7;
+  s.g = 9.81;
+  return s;
+}
+
+State stiff_start() {
+  const Eigen::Vector3d dir = Eigen::Vector3d(1.0, -2.0, 2.0) / 3.0;
+  return State{0.0, Eigen::VectorXd(1.2 * dir), Eigen::VectorXd(Eigen::Vector3d(0.0, 3.0, 3.0))};
+}
+
+// Quadratic convergence checks that each scheme's Newton matrix A = M + h^2 w a c K + h w b D
+// carries the right coefficients (a wrong one still converges, but linearly).
+TEST(IntegratorNewton, QuadraticConvergenceOnStiffNonlinearSpring) {
+  const testing::SpringChain spring = stiff_spring();
+  CompliantAlphaBetaOptions alpha_beta;
+  alpha_beta.alpha = 0.6;
+  alpha_beta.beta = 0.8;
+  std::vector<std::unique_ptr<Integrator>> integrators;
+  for (const char* name : {"implicit_euler", "trapezoidal", "theta_midpoint", "theta_implicit_euler"})
+    integrators.push_back(make_integrator(name));
+  integrators.push_back(std::make_unique<CompliantAlphaBeta>(alpha_beta));
+  for (const auto& integrator : integrators) {
+    State s = stiff_start();
+    const StepReport report = integrator->step(spring, s, 0.02);
+    ASSERT_TRUE(report.ok()) << report.message;
+    std::string history;
+    for (double r : report.residual_norms) history += " " + detail_sci(r);
+    std::printf("[newton] %s, stiff cubic spring: %d iterations, %d line-search steps, |r|:%s\n",
+                integrator->name().c_str(), report.iterations, report.line_search_steps, history.c_str());
+    EXPECT_LE(report.iterations, 15) << integrator->name();  // a far start: cubic force 40x the linear one
+    EXPECT_LE(report.residual_norm, report.tolerance) << integrator->name();
+    // In the local regime (|r| < 1e-2 |r_0|, above round-off) c_i = |r_{i+1}| / |r_i|^2 stays
+    // nearly constant, where linear convergence at rate rho would make it grow by 1/rho per
+    // iteration; and the last contraction is tiny.
+    const auto& r = report.residual_norms;
+    std::vector<double> c;
+    for (std::size_t i = 0; i + 1 < r.size(); ++i)
+      if (r[i] < 1e-2 * r[0] && r[i + 1] > 1e-13 * r[0]) c.push_back(r[i + 1] / (r[i] * r[i]));
+    ASSERT_GE(c.size(), 2u) << integrator->name();
+    for (std::size_t i = 0; i + 1 < c.size(); ++i)
+      EXPECT_LT(c[i + 1] / c[i], 2.0) << integrator->name() << " iteration " << i;
+    EXPECT_LT(r[r.size() - 1] / r[r.size() - 2], 1e-3) << integrator->name();
+  }
+}
+
+// Newton on a saturating force (tanh) overshoots from a far start and never converges; the line
+// search on the incremental potential brings it home. Implicit Euler, x0 = 3, h = 1, m = 1e-3.
+TEST(IntegratorNewton, EnergyLineSearchGlobalizes) {
+  const testing::SaturatingSpring spring;
+  ImplicitEulerOptions plain_options, searched_options;
+  plain_options.newton.merit = LineSearchMerit::kNone;
+  plain_options.newton.max_iterations = 50;
+  searched_options.newton.max_iterations = 50;
+  ImplicitEuler plain(plain_options), searched(searched_options);
+  State a{0.0, Eigen::VectorXd::Constant(1, 3.0), Eigen::VectorXd::Zero(1)}, b = a;
+  const StepReport plain_report = plain.step(spring, a, 1.0);
+  const StepReport searched_report = searched.step(spring, b, 1.0);
+  std::printf(
+      "[newton] saturating spring: plain Newton %s after %d iterations; energy line search %s in %d "
+      "iterations with %d backtracking steps\n",
+      to_string(plain_report.status), plain_report.iterations, to_string(searched_report.status),
+      searched_report.iterations, searched_report.line_search_steps);
+  EXPECT_NE(plain_report.status, StepStatus::kConverged);
+  ASSERT_TRUE(searched_report.ok()) << searched_report.message;
+  EXPECT_GT(searched_report.line_search_steps, 0);
+  // The step's answer: m (u - u0) = -h tanh(x0 + h u) at the root.
+  EXPECT_NEAR(spring.m * b.u[0] + std::tanh(b.q[0]), 0.0, 1e-12);
+  EXPECT_LT(std::fabs(b.q[0]), 3.0);
+}
+
+// The line search measures the incremental potential only when the system has one; both merits
+// find the same root.
+TEST(IntegratorNewton, MeritFollowsThePotential) {
+  struct NoPotential : testing::Pendulum {
+    bool has_potential() const override { return false; }
+  };
+  testing::Pendulum with;
+  NoPotential without;
+  with.c = without.c = 0.4;
+  ImplicitEuler a_integrator, b_integrator;
+  State a{0.0, Eigen::VectorXd::Constant(1, 2.5), Eigen::VectorXd::Constant(1, 1.0)}, b = a;
+  const StepReport ra = a_integrator.step(with, a, 0.2);
+  const StepReport rb = b_integrator.step(without, b, 0.2);
+  ASSERT_TRUE(ra.ok() && rb.ok()) << ra.message << " / " << rb.message;
+  EXPECT_NE(ra.message.find("incremental potential"), std::string::npos) << ra.message;
+  EXPECT_EQ(rb.message.find("incremental potential"), std::string::npos) << rb.message;
+  EXPECT_NEAR(a.u[0], b.u[0], 1e-10);
+}
+
+TEST(IntegratorNewton, NonConvergenceIsReportedWithTheResidual) {
+  const testing::SpringChain spring = stiff_spring();
+  ImplicitEulerOptions options;
+  options.newton.max_iterations = 2;
+  ImplicitEuler integrator(options);
+  State s = stiff_start();
+  const State before = s;
+  const StepReport report = integrator.step(spring, s, 0.02);
+  EXPECT_EQ(report.status, StepStatus::kNotConverged);
+  EXPECT_EQ(report.iterations, 2);
+  ASSERT_EQ(report.residual_norms.size(), 3u);
+  EXPECT_GT(report.residual_norm, report.tolerance);
+  EXPECT_EQ(report.residual_norm, report.residual_norms.back());
+  EXPECT_NE(report.message.find("did not converge in 2 iterations"), std::string::npos) << report.message;
+  EXPECT_NE(report.message.find("|r| = "), std::string::npos) << report.message;
+  // Nothing half-applied.
+  EXPECT_EQ(s.t, before.t);
+  EXPECT_EQ(s.q, before.q);
+  EXPECT_EQ(s.u, before.u);
+}
+
+TEST(IntegratorNewton, NonFiniteForcesAreReported) {
+  for (const std::string& name : integrator_names()) {
+    testing::NanPendulum p;
+    p.t_bad = 0.25;
+    auto integrator = make_integrator(name);
+    State s{0.0, Eigen::VectorXd::Constant(1, 0.3), Eigen::VectorXd::Zero(1)};
+    // Fine until the forces turn NaN at t = 0.25: implicit schemes meet them inside the step
+    // from t = 0.2, explicit ones at the start of the step from t = 0.3.
+    StepReport report;
+    int steps = 0;
+    for (; steps < 100; ++steps) {
+      report = integrator->step(p, s, 0.1);
+      if (!report.ok()) break;
+    }
+    EXPECT_EQ(report.status, StepStatus::kNonFinite) << name << ": " << report.message;
+    EXPECT_GE(steps, 2) << name;
+    EXPECT_LE(steps, 3) << name;
+    EXPECT_TRUE(s.q.allFinite() && s.u.allFinite()) << name;
+    EXPECT_LT(s.t, 0.35) << name;
+    EXPECT_NE(report.message.find("not finite"), std::string::npos) << report.message;
+  }
+}
+
+TEST(IntegratorNewton, NonFiniteStiffnessIsReported) {
+  testing::NanPendulum p;
+  p.nan_stiffness_only = true;
+  ImplicitEuler integrator;
+  State s{0.0, Eigen::VectorXd::Constant(1, 0.3), Eigen::VectorXd::Zero(1)};
+  const StepReport report = integrator.step(p, s, 0.1);
+  EXPECT_EQ(report.status, StepStatus::kNonFinite);
+  EXPECT_NE(report.message.find("stiffness"), std::string::npos) << report.message;
+  EXPECT_EQ(s.q[0], 0.3);
+}
+
+TEST(IntegratorNewton, IndefiniteMatrixIsALinearSolverFailure) {
+  const testing::NegativeMassPendulum p;
+  for (const std::string& name : integrator_names()) {
+    auto integrator = make_integrator(name);
+    State s{0.0, Eigen::VectorXd::Constant(1, 0.3), Eigen::VectorXd::Zero(1)};
+    const StepReport report = integrator->step(p, s, 0.01);
+    EXPECT_EQ(report.status, StepStatus::kLinearSolverFailure) << name << ": " << report.message;
+    EXPECT_EQ(s.q[0], 0.3) << name;
+    EXPECT_EQ(s.t, 0.0) << name;
+  }
+}
+
+TEST(IntegratorNewton, CholmodAndEigenAgree) {
+  testing::SpringChain chain;
+  chain.n = 5;
+  chain.k3 = 1e3;
+  chain.c = 0.5;
+  State s0{0.0, Eigen::VectorXd::Zero(15), Eigen::VectorXd::Zero(15)};
+  for (int i = 0; i < 5; ++i) s0.q.segment<3>(3 * i) = Eigen::Vector3d(0.3 * (i + 1), 0.1 * i, -1.1 * (i + 1));
+  s0.u.setLinSpaced(15, -1.0, 1.0);
+  ImplicitEulerOptions eigen_options, cholmod_options;
+  cholmod_options.newton.linear_solver = LinearSolverKind::kCholmod;
+  ImplicitEuler with_eigen(eigen_options), with_cholmod(cholmod_options);
+  State a = s0, b = s0;
+  run_steps(with_eigen, chain, a, 0.01, 20);
+  run_steps(with_cholmod, chain, b, 0.01, 20);
+  EXPECT_LT((a.q - b.q).norm(), 1e-10);
+  EXPECT_LT((a.u - b.u).norm(), 1e-8);
+  EXPECT_GT((a.q - s0.q).norm(), 0.01);
+}
+
+// A hanging chain of 4 particles whose first particle is held by fixed velocity DOFs (no
+// anchor spring): under gravity the others fall and swing, particle 0 stays exactly put, even
+// though the start velocity given for it is not zero.
+TEST(IntegratorAlphaBeta, FixedDofsStayPut) {
+  testing::SpringChain chain;
+  chain.n = 4;
+  chain.use_anchor = false;
+  chain.k = 500.0;
+  chain.k3 = 1e3;
+  chain.fixed = {0, 1, 2};
+  for (bool linear : {false, true}) {
+    CompliantAlphaBetaOptions options;
+    options.alpha = 0.6;
+    options.beta = 0.8;
+    options.linearly_implicit = linear;
+    CompliantAlphaBeta integrator(options);
+    State s{0.0, Eigen::VectorXd::Zero(12), Eigen::VectorXd::Constant(12, 0.5)};
+    for (int i = 0; i < 4; ++i) s.q.segment<3>(3 * i) = Eigen::Vector3d(0.9 * i, 0.0, 0.0);
+    const Eigen::Vector3d fixed_position = s.q.head<3>();
+    const Eigen::VectorXd start = s.q;
+    run_steps(integrator, chain, s, 0.01, 300, [&](const State& now) {
+      ASSERT_EQ(Eigen::Vector3d(now.q.head<3>()), fixed_position);
+      ASSERT_EQ(Eigen::Vector3d(now.u.head<3>()), Eigen::Vector3d::Zero());
+    });
+    for (int i = 1; i < 4; ++i)
+      EXPECT_LT(s.q[3 * i + 2], start[3 * i + 2] - 0.2) << "particle " << i << (linear ? " (linear)" : "");
+  }
+}
+
+// Bridson-Marino and symplectic Euler are explicit: one / two solves, no Newton iterations.
+TEST(IntegratorExplicit, ReportTheirSolves) {
+  testing::Pendulum p;
+  p.c = 0.2;
+  State s{0.0, Eigen::VectorXd::Constant(1, 0.3), Eigen::VectorXd::Zero(1)};
+  SymplecticEuler se;
+  BridsonMarino bm;
+  const StepReport a = se.step(p, s, 0.01);
+  const StepReport b = bm.step(p, s, 0.01);
+  EXPECT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.iterations, 0);
+  EXPECT_EQ(a.linear_solves, 1);
+  EXPECT_EQ(b.linear_solves, 1);
+  EXPECT_NEAR(s.t, 0.02, 1e-15);
+}
+
+}  // namespace
+}  // namespace sinew::integrators

@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
   libtbb-dev libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
-  nlohmann-json3-dev doxygen graphviz libfcl-dev
+  nlohmann-json3-dev doxygen graphviz libfcl-dev libfclib-dev libhdf5-dev libsiconos-numerics-dev
 )
 
 missing=()

@@ -1,0 +1,63 @@
+/// @file
+/// @brief Convex approximation of compliant contact solved by Newton with exact line search in
+/// the global velocities (theta-method seed, "Contact Resolution": A (v - v*) = J^T gamma with
+/// A = M + dt^2 theta_q theta_qv K + dt theta_v D > 0; the SAP formulation of Castro et al.).
+///
+/// With FCLIB's global form (M is the seed's A, H = J^T, v* = M^-1 f), per block a diagonal
+/// regularization R > 0 and y = -R^-1 u (u = H^T v + w; the stabilization target is folded in w),
+/// the impulse is the R-norm projection gamma = P_R(y) onto the block's set (R for bilateral,
+/// R+ for unilateral, the cone K for contacts), and v minimises the strictly convex
+///   l(v) = 1/2 ||v - v*||_M^2 + sum_blocks 1/2 ||P_R(y)||_R^2,
+///   grad l = M (v - v*) - H gamma,   Hess l = M + H G H^T,  G = dP_R/dy R^-1 >= 0.
+/// Its optimum solves  K contains gamma _|_ (W + R) gamma + q in K*  (W = H^T M^-1 H, q as in
+/// to_delassus): Anitescu's convex relaxation of Coulomb friction with compliance R. It differs
+/// from Signorini-Coulomb by O(R) and, while sliding, by the separation velocity
+/// u_n = mu ||u_T|| of the convex model, so its stopping test is its own optimality
+/// (the scaled gradient), not the natural map of the original problem.
+#pragma once
+
+#include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/constraints/kkt_solver.hpp"
+
+namespace sinew {
+
+/// Options of SapSolver.
+struct SapOptions {
+  /// Stopping rule on ||D grad l|| <= tolerance * max(||D M v||, ||D H gamma||), D = diag(M)^-1/2
+  /// (SAP's scaled optimality); at most max_iterations Newton steps.
+  ConstraintSolverOptions stop{1e-10, 100};
+  /// R_n = rigid_fraction * w_c for normal, unilateral and bilateral rows, w_c = trace(W_cc) / size
+  /// estimated with diag(M) as sum_j H_jc^2 / M_jj; SAP's near-rigid choice beta^2 / (4 pi^2) with beta = 1,
+  /// which makes contact stiff enough to resolve within about one step.
+  double rigid_fraction = 0.025330295910584444;
+  /// R_t = sigma * w_c for friction rows; 1e-3 as in SAP: stiction with slip velocities ~1e-3 of
+  /// the typical velocity scale.
+  double sigma = 1e-3;
+  /// Largest line-search step (SAP allows overshoot to 1.5).
+  double max_step = 1.5;
+};
+
+/// Newton on l(v) with an exact (safeguarded Newton-bisection) line search on the convex
+/// one-dimensional l(v + alpha dv). Sparse LDL^T of M + H G H^T each step. Handles all three
+/// circular kinds; box friction is rejected. Problem compliance adds to R.
+class SapSolver {
+ public:
+  /// A solver with @p options; throws sinew::Error on non-positive parameters.
+  explicit SapSolver(const SapOptions& options = {});
+  /// Short name.
+  std::string name() const { return "sap"; }
+
+  /// Solves @p problem; @p solution.r (m) is the warm start when non-empty (v starts at
+  /// M^-1 (H r + f)). The report's error is the final scaled gradient norm (see SapOptions).
+  /// @throws sinew::Error on invalid input or box-friction blocks.
+  SolverReport solve(const GlobalProblem& problem, GlobalSolution& solution);
+  /// (m) the regularization R of the last solve (FCLIB row order): its optimum solves the local
+  /// problem with W + diag(R) and Anitescu's law.
+  const Eigen::VectorXd& regularization() const { return R_; }
+
+ private:
+  SapOptions options_;
+  Eigen::VectorXd R_;
+};
+
+}  // namespace sinew

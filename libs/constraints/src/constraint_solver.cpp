@@ -1,0 +1,59 @@
+#include "sinew/constraints/constraint_solver.hpp"
+
+#include <cmath>
+
+#include "sinew/core/error.hpp"
+
+namespace sinew {
+
+std::string to_string(SolverStatus status) {
+  switch (status) {
+    case SolverStatus::kConverged:
+      return "converged";
+    case SolverStatus::kNotConverged:
+      return "not converged";
+    case SolverStatus::kFailed:
+      return "failed";
+  }
+  return "unknown";
+}
+
+void ConstraintSolver::check_supported(const DelassusProblem&) const {}
+
+SolverReport ConstraintSolver::solve(const DelassusProblem& problem, Eigen::VectorXd& r) {
+  problem.validate();
+  check_supported(problem);
+  if (r.size() == 0) r = Eigen::VectorXd::Zero(problem.rows());
+  require(r.size() == problem.rows(), name() + ": the warm start r must have " + std::to_string(problem.rows()) +
+                                          " entries, got " + std::to_string(r.size()));
+  for (Eigen::Index i = 0; i < r.size(); ++i)
+    require(std::isfinite(r[i]), name() + ": warm start entry " + std::to_string(i) + " is not finite");
+  return do_solve(problem, r);
+}
+
+std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  // Thresholds relative to the problem's scale, so that round-off at a converged point does not
+  // flip a branch: ||q||_inf for velocities, ||r||_inf for impulses.
+  const double u_eps = 1e-7 * (problem.q.size() ? problem.q.lpNorm<Eigen::Infinity>() : 0.0);
+  const double r_eps = 1e-7 * (r.size() ? r.lpNorm<Eigen::Infinity>() : 0.0);
+  std::vector<RowState> states;
+  states.reserve(problem.blocks.size());
+  Index row = 0;
+  for (const ConstraintBlock& block : problem.blocks) {
+    const double rn = r[row];
+    if (block.kind == BlockKind::kBilateral) {
+      states.push_back(RowState::kClosed);
+    } else if (block.kind == BlockKind::kUnilateral) {
+      states.push_back(rn > r_eps ? RowState::kClosed : RowState::kOpen);
+    } else if (rn <= r_eps) {
+      states.push_back(RowState::kOpen);
+    } else {
+      const double ut = std::hypot(u[row + 1], u[row + 2]);
+      states.push_back(ut > u_eps ? RowState::kSlip : RowState::kStick);
+    }
+    row += block_size(block.kind);
+  }
+  return states;
+}
+
+}  // namespace sinew

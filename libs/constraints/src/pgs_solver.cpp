@@ -1,0 +1,111 @@
+#include "sinew/constraints/pgs_solver.hpp"
+
+#include <cmath>
+
+#include "sinew/constraints/natural_map.hpp"
+#include "sinew/core/error.hpp"
+
+namespace sinew {
+
+PgsSolver::PgsSolver(const PgsOptions& options) : options_(options) {
+  require(options.relaxation > 0.0 && options.relaxation < 2.0,
+          "PgsSolver: relaxation must lie in (0, 2), got " + std::to_string(options.relaxation));
+  require(options.stop.max_iterations >= 1, "PgsSolver: max_iterations must be >= 1");
+}
+
+namespace {
+
+// u_i = (W r)_i + q_i from W's row i.
+double row_velocity(const DelassusProblem& p, const Eigen::VectorXd& r, Index i) {
+  double s = p.q[i];
+  for (Index k = p.W.row_ptr[i]; k < p.W.row_ptr[i + 1]; ++k) s += p.W.values[k] * r[p.W.col_idx[k]];
+  return s;
+}
+
+double entry(const CsrMatrix& W, Index i, Index j) {
+  for (Index k = W.row_ptr[i]; k < W.row_ptr[i + 1]; ++k)
+    if (W.col_idx[k] == j) return W.values[k];
+  return 0.0;
+}
+
+}  // namespace
+
+SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
+  SolverReport report;
+  const double w = options_.relaxation;
+  const std::vector<Index> offsets = block_offsets(p.blocks);
+  // Diagonal steps, formed once: 1/W_ii per scalar row, 1/lambda_max of each tangent 2x2 block.
+  Eigen::VectorXd step(p.rows());
+  for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+    const Index i = offsets[b];
+    const double d = entry(p.W, i, i);
+    if (!(d > 0.0)) {
+      report.status = SolverStatus::kFailed;
+      report.message = "pgs: W(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + std::to_string(d) +
+                       " is not positive; Gauss-Seidel needs a positive diagonal";
+      return report;
+    }
+    step[i] = 1.0 / d;
+    if (block_size(p.blocks[b].kind) == 3) {
+      const double a = entry(p.W, i + 1, i + 1), c = entry(p.W, i + 2, i + 2), o = entry(p.W, i + 1, i + 2);
+      const double lmax = 0.5 * (a + c) + std::sqrt(0.25 * (a - c) * (a - c) + o * o);
+      if (!(lmax > 0.0)) {
+        report.status = SolverStatus::kFailed;
+        report.message = "pgs: the tangent block of contact " + std::to_string(b) + " is not positive";
+        return report;
+      }
+      step[i + 1] = step[i + 2] = 1.0 / lmax;
+    }
+  }
+  Eigen::VectorXd u(p.rows());
+  for (int it = 0; it < options_.stop.max_iterations; ++it) {
+    for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+      const ConstraintBlock& block = p.blocks[b];
+      const Index i = offsets[b];
+      const double ui = row_velocity(p, r, i);
+      double ri = r[i] - w * step[i] * ui;
+      if (block.kind != BlockKind::kBilateral && ri < 0.0) ri = 0.0;
+      r[i] = ri;
+      if (block_size(block.kind) == 1) continue;
+      const double u1 = row_velocity(p, r, i + 1), u2 = row_velocity(p, r, i + 2);
+      double t1 = r[i + 1] - w * step[i + 1] * u1, t2 = r[i + 2] - w * step[i + 2] * u2;
+      const double bound = block.mu * r[i];
+      if (block.kind == BlockKind::kContact) {
+        const double norm = std::hypot(t1, t2);
+        if (norm > bound) {
+          const double s = norm > 0.0 ? bound / norm : 0.0;
+          t1 *= s;
+          t2 *= s;
+        }
+      } else {
+        t1 = std::fmax(-bound, std::fmin(bound, t1));
+        t2 = std::fmax(-bound, std::fmin(bound, t2));
+      }
+      r[i + 1] = t1;
+      r[i + 2] = t2;
+    }
+    for (Index i = 0; i < p.rows(); ++i) u[i] = row_velocity(p, r, i);
+    const double error = natural_map_error(p, r, u).relative;
+    report.iterations = it + 1;
+    report.error_history.push_back(error);
+    report.error = error;
+    if (!std::isfinite(error)) {
+      report.status = SolverStatus::kFailed;
+      report.message = "pgs: non-finite error after sweep " + std::to_string(it + 1);
+      return report;
+    }
+    if (error <= options_.stop.tolerance) {
+      report.status = SolverStatus::kConverged;
+      report.message = "pgs: converged in " + std::to_string(it + 1) + " sweeps";
+      report.states = block_states(p, r, u);
+      return report;
+    }
+  }
+  report.status = SolverStatus::kNotConverged;
+  report.message = "pgs: natural-map error " + std::to_string(report.error) + " > tolerance " +
+                   std::to_string(options_.stop.tolerance) + " after " + std::to_string(report.iterations) + " sweeps";
+  report.states = block_states(p, r, u);
+  return report;
+}
+
+}  // namespace sinew

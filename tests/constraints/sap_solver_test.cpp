@@ -1,0 +1,137 @@
+// The convex (SAP) approximation of compliant contact: closed-form single-contact answers of
+// the convex model, and optimality on random problems.
+#include "sinew/constraints/sap_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "sinew/constraints/natural_map.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
+#include "test_problems.hpp"
+
+namespace sinew {
+namespace {
+
+using testing::dense_to_csr;
+
+// A particle of mass m with free velocity (vx, vy, vz) on the plane z = 0: global form with
+// M = m I, H = J^T with J's rows (z, x, y), f = m v_free, w = 0 (FCLIB: M v = H r + f).
+GlobalProblem particle(double m, double vx, double vy, double vz, double mu) {
+  GlobalProblem p;
+  p.M = dense_to_csr(m * Eigen::Matrix3d::Identity());
+  Eigen::Matrix3d J;
+  J << 0, 0, 1, 1, 0, 0, 0, 1, 0;
+  p.H = dense_to_csr(J.transpose());
+  p.f = m * Eigen::Vector3d(vx, vy, vz);
+  p.w = Eigen::Vector3d::Zero();
+  p.blocks = {{BlockKind::kContact, mu}};
+  return p;
+}
+
+SapOptions stiff() {
+  SapOptions o;
+  // Nearly rigid, so the convex model's answer is the closed form up to O(1e-6); the scaled
+  // gradient's round-off floor grows like eps / R, hence the looser stopping tolerance.
+  o.rigid_fraction = 1e-6;
+  o.sigma = 1e-6;
+  o.stop.tolerance = 1e-9;
+  return o;
+}
+
+TEST(Sap, SticksBelowTheBound) {
+  SapSolver sap(stiff());
+  GlobalSolution s;
+  const SolverReport rep = sap.solve(particle(2.0, 0.5, 0.0, -2.0, 0.5), s);
+  ASSERT_TRUE(rep.converged()) << rep.message;
+  EXPECT_NEAR(s.r[0], 4.0, 2e-5);
+  EXPECT_NEAR(s.r[1], -1.0, 2e-5);
+  EXPECT_NEAR(s.v.norm(), 0.0, 2e-5);
+  EXPECT_EQ(rep.states[0], RowState::kStick);
+  EXPECT_LE(rep.iterations, 10);
+}
+
+TEST(Sap, SlipsWithTheConvexModelsSeparationVelocity) {
+  // mu m |v_n| = 0.5 < m |v_T| = 3: sliding. The convex model's optimum has the friction
+  // on the cone opposite the slip and a normal velocity u_n = mu ||u_T|| (Anitescu), where
+  // Signorini-Coulomb would give u_n = 0.
+  const double m = 1.0, mu = 0.25;
+  SapSolver sap(stiff());
+  GlobalSolution s;
+  const SolverReport rep = sap.solve(particle(m, 1.8, 2.4, -2.0, mu), s);
+  ASSERT_TRUE(rep.converged()) << rep.message;
+  EXPECT_EQ(rep.states[0], RowState::kSlip);
+  const double ut = std::hypot(s.v[0], s.v[1]);
+  EXPECT_NEAR(s.v[2], mu * ut, 2e-5);
+  EXPECT_NEAR(std::hypot(s.r[1], s.r[2]), mu * s.r[0], 1e-9 * s.r[0]);
+  EXPECT_NEAR(s.r[1] * s.v[1] - s.r[2] * s.v[0], 0.0, 1e-9);  // r_T parallel to u_T ...
+  EXPECT_LT(s.r[1] * s.v[0] + s.r[2] * s.v[1], 0.0);          // ... and opposite to it
+  // Closed form of the convex model: m (v - v_free) = J^T r with u_n = mu ||u_T||,
+  // ||r_T|| = mu r_n along -u_T: r_n = m (mu ||u_T|| + 2), ||u_T|| = 3 - mu r_n / m.
+  const double rn = m * (mu * 3.0 + 2.0) / (1.0 + mu * mu);
+  EXPECT_NEAR(s.r[0], rn, 2e-5);
+}
+
+TEST(Sap, SeparatingGivesExactlyNoImpulse) {
+  SapSolver sap;
+  GlobalSolution s;
+  const SolverReport rep = sap.solve(particle(1.0, 1.0, 0.0, 0.5, 0.5), s);
+  ASSERT_TRUE(rep.converged()) << rep.message;
+  EXPECT_EQ(s.r.norm(), 0.0);
+  EXPECT_EQ(rep.states[0], RowState::kOpen);
+}
+
+TEST(Sap, RandomProblemsReachTheConvexOptimum) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    const GlobalProblem g = testing::random_global(seed, testing::mixed_blocks(seed, 4), 22);
+    SapSolver sap;
+    GlobalSolution s;
+    const SolverReport rep = sap.solve(g, s);
+    std::cout << "[figures] seed " << seed << " sap: " << to_string(rep.status) << ", " << rep.iterations
+              << " Newton steps, scaled gradient " << rep.error << "\n";
+    ASSERT_TRUE(rep.converged()) << rep.message;
+    EXPECT_LE(rep.iterations, 30);
+    // Optimality of the convex problem in local form: gamma in K, u~ = u + R gamma in K*
+    // (not De Saxce-modified) and gamma . u~ = 0; bilateral u~ = 0; unilateral complementarity.
+    EigenLdltSolver mass;
+    const DelassusProblem local = to_delassus(g, mass);
+    const Eigen::VectorXd u = to_eigen(local.W) * s.r + local.q + sap.regularization().cwiseProduct(s.r);
+    const double tol = 1e-8 * (1.0 + local.q.norm()) * (1.0 + s.r.norm());
+    Index i = 0;
+    for (const ConstraintBlock& b : local.blocks) {
+      if (b.kind == BlockKind::kBilateral) {
+        EXPECT_NEAR(u[i], 0.0, tol);
+      } else if (b.kind == BlockKind::kUnilateral) {
+        EXPECT_GE(s.r[i], 0.0);
+        EXPECT_GE(u[i], -tol);
+        EXPECT_NEAR(s.r[i] * u[i], 0.0, tol);
+      } else {
+        EXPECT_LE(std::hypot(s.r[i + 1], s.r[i + 2]), b.mu * s.r[i] * (1 + 1e-12) + 1e-300);
+        EXPECT_GE(u[i] - b.mu * std::hypot(u[i + 1], u[i + 2]), -tol);
+        EXPECT_NEAR(s.r.segment(i, 3).dot(u.segment(i, 3)), 0.0, tol);
+      }
+      i += block_size(b.kind);
+    }
+    // v and r are consistent with the global form: M v = H r + f.
+    EXPECT_LT((to_eigen(g.M) * s.v - to_eigen(g.H) * s.r - g.f).norm(), 1e-8 * (1.0 + g.f.norm()));
+  }
+}
+
+TEST(Sap, IterationLimitAndBadInput) {
+  const GlobalProblem g = testing::random_global(3, testing::mixed_blocks(3, 4), 22);
+  SapOptions o;
+  o.stop = {1e-14, 1};
+  GlobalSolution s;
+  const SolverReport rep = SapSolver(o).solve(g, s);
+  EXPECT_EQ(rep.status, SolverStatus::kNotConverged);
+  EXPECT_NE(rep.message.find("tolerance"), std::string::npos);
+  GlobalProblem box = particle(1.0, 0.0, 0.0, -1.0, 0.3);
+  box.blocks[0].kind = BlockKind::kContactBoxFriction;
+  EXPECT_THROW(SapSolver().solve(box, s), Error);
+  EXPECT_THROW(SapSolver(SapOptions{{1e-10, 10}, 0.0, 1e-3, 1.5}), Error);
+}
+
+}  // namespace
+}  // namespace sinew

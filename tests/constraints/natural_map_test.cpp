@@ -8,7 +8,7 @@
 
 #include "test_problems.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 namespace {
 
 using testing::dense_to_csr;
@@ -65,4 +65,4 @@ TEST(NaturalMap, ZeroFreeVelocityIsNotDivided) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -8,7 +8,7 @@
 
 #include "sinew/constraints/natural_map.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 namespace {
 
 constexpr double kStep = 1e-6;
@@ -156,4 +156,4 @@ TEST(ConeProjection, AllThreeRegions) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::constraints

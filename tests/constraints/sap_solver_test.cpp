@@ -12,7 +12,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 namespace {
 
 using testing::dense_to_csr;
@@ -134,4 +134,4 @@ TEST(Sap, IterationLimitAndBadInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -17,7 +17,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 namespace {
 
 using testing::dense_to_csr;
@@ -281,4 +281,4 @@ TEST(Kkt, BilateralOnlyMatchesDenseKkt) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -9,7 +9,7 @@
 
 #include "sinew/constraints/constraint_problem.hpp"
 
-namespace sinew::testing {
+namespace sinew::constraints::testing {
 
 // Every entry of a dense matrix as CSR (explicit zeros kept, so patterns are symmetric).
 inline CsrMatrix dense_to_csr(const Eigen::MatrixXd& A) {
@@ -72,4 +72,4 @@ inline std::vector<ConstraintBlock> mixed_blocks(unsigned seed, int nc) {
   return blocks;
 }
 
-}  // namespace sinew::testing
+}  // namespace sinew::constraints::testing

@@ -2,7 +2,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 BaraffConstraintAdapter::BaraffConstraintAdapter(ConstraintSolver& solver, std::vector<ConstraintBlock> blocks)
     : solver_(&solver), blocks_(std::move(blocks)) {}
@@ -37,4 +37,4 @@ SolverReport BaraffConstraintAdapter::solve(const BaraffSolver& baraff, const Ei
   return report;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -4,7 +4,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 CompliantTerms compliant_terms(const CompliantRow& row) {
   require(std::isfinite(row.compliance) && row.compliance >= 0.0,
@@ -40,4 +40,4 @@ void add_compliance(DelassusProblem& problem, Index i, const CompliantRow& row) 
   throw Error("add_compliance: W has no stored diagonal entry (" + std::to_string(i) + ", " + std::to_string(i) + ")");
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

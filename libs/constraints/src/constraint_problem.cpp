@@ -4,7 +4,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 std::vector<Index> block_offsets(const std::vector<ConstraintBlock>& blocks) {
   std::vector<Index> offsets(blocks.size() + 1, 0);
@@ -128,4 +128,4 @@ Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver
   return mass_solver.solve(rhs);
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -4,7 +4,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 std::string to_string(SolverStatus status) {
   switch (status) {
@@ -56,4 +56,4 @@ std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::
   return states;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -4,7 +4,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 KktSolver::KktSolver(std::unique_ptr<LinearSolver> mass_solver) : mass_solver_(std::move(mass_solver)) {
   if (!mass_solver_) mass_solver_ = std::make_unique<EigenLdltSolver>();
@@ -47,4 +47,4 @@ GlobalSolution KktSolver::solve_global(const GlobalProblem& problem, SolverRepor
   return solution;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -4,7 +4,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r) {
   require(r.size() == problem.rows(), "natural_map_error: r must have " + std::to_string(problem.rows()) +
@@ -47,4 +47,4 @@ NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::V
   return e;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -5,7 +5,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 namespace {
 
@@ -181,4 +181,4 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
                                                  std::to_string(report.iterations) + " Newton steps");
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

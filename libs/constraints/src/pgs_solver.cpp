@@ -5,7 +5,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 PgsSolver::PgsSolver(const PgsOptions& options) : options_(options) {
   require(options.relaxation > 0.0 && options.relaxation < 2.0,
@@ -108,4 +108,4 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   return report;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

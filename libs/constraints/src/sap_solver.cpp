@@ -6,7 +6,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 namespace {
 
@@ -196,4 +196,4 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
   }
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -14,7 +14,7 @@
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Solves Baraff systems whose auxiliary rows carry the laws of @p blocks, with @p solver.
 class BaraffConstraintAdapter {
@@ -38,4 +38,4 @@ class BaraffConstraintAdapter {
   Eigen::VectorXd warm_;  // (k) last impulses
 };
 
-}  // namespace sinew
+}  // namespace sinew::constraints

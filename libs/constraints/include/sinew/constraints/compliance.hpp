@@ -14,7 +14,7 @@
 
 #include "sinew/constraints/constraint_problem.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Parameters of one compliant bilateral row and of the step it is averaged over.
 struct CompliantRow {
@@ -46,4 +46,4 @@ void add_compliance(DelassusProblem& problem, Index i, const CompliantRow& row);
 /// stands for: r / h (the average force; seed eq. (lambda) evaluated with the averaged terms).
 inline double compliant_force(double r, double h) { return r / h; }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

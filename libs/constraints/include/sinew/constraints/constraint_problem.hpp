@@ -30,7 +30,7 @@
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/linalg/linear_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Kind of one row block of a constraint problem; it fixes the block's size and law.
 enum class BlockKind {
@@ -105,4 +105,4 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
 Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver,
                                 const Eigen::VectorXd& r);
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -10,7 +10,7 @@
 #include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/constraints/ncp_functions.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// How a constraint solve ended.
 enum class SolverStatus {
@@ -70,4 +70,4 @@ class ConstraintSolver {
 /// unilateral rows; contacts by the Coulomb law: open r_n = 0, stick ||r_T|| < mu r_n, slip).
 std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -8,7 +8,7 @@
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/linalg/linear_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Velocities and impulses of a global problem.
 struct GlobalSolution {
@@ -41,4 +41,4 @@ class KktSolver final : public ConstraintSolver {
   std::unique_ptr<LinearSolver> mass_solver_;
 };
 
-}  // namespace sinew
+}  // namespace sinew::constraints

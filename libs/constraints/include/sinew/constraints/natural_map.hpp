@@ -22,7 +22,7 @@
 
 #include "sinew/constraints/constraint_problem.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Projects @p x (3: normal, t1, t2) onto K = {||x_T|| <= mu x_n} in place (Euclidean projection).
 SINEW_HD void project_on_cone(double* x, double mu) {
@@ -75,4 +75,4 @@ NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::V
 /// The same with u = W r + q given (m), to avoid a second product.
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 
-}  // namespace sinew
+}  // namespace sinew::constraints

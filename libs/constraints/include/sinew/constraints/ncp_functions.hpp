@@ -26,7 +26,7 @@
 
 #include "sinew/core/config.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Which NCP function turns a complementarity condition into an equation (seed eqs. (13)-(14)).
 enum class NcpFunction {
@@ -103,4 +103,4 @@ SINEW_HD RowState contact_ncp(NcpFunction fn, const double* u, const double* r, 
   return a <= b ? RowState::kStick : RowState::kSlip;
 }
 
-}  // namespace sinew
+}  // namespace sinew::constraints

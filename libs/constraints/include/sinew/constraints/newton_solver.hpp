@@ -10,7 +10,7 @@
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/krylov.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Options of NewtonSolver.
 struct NewtonOptions {
@@ -53,4 +53,4 @@ class NewtonSolver final : public ConstraintSolver {
   ConjugateResidual cr_;
 };
 
-}  // namespace sinew
+}  // namespace sinew::constraints

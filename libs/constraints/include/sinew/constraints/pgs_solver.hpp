@@ -5,7 +5,7 @@
 
 #include "sinew/constraints/constraint_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Options of PgsSolver.
 struct PgsOptions {
@@ -37,4 +37,4 @@ class PgsSolver final : public ConstraintSolver {
   PgsOptions options_;
 };
 
-}  // namespace sinew
+}  // namespace sinew::constraints

@@ -19,7 +19,7 @@
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/constraints/kkt_solver.hpp"
 
-namespace sinew {
+namespace sinew::constraints {
 
 /// Options of SapSolver.
 struct SapOptions {
@@ -60,4 +60,4 @@ class SapSolver {
   Eigen::VectorXd R_;
 };
 
-}  // namespace sinew
+}  // namespace sinew::constraints

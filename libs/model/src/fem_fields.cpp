@@ -1,0 +1,282 @@
+#include "sinew/model/fem_fields.hpp"
+
+#include <cmath>
+
+#include "sinew/core/error.hpp"
+#include "sinew/materials/arap.hpp"
+#include "sinew/materials/corotational.hpp"
+#include "sinew/materials/linear_elasticity.hpp"
+#include "sinew/materials/membrane_models.hpp"
+#include "sinew/materials/st_venant_kirchhoff.hpp"
+#include "sinew/materials/stable_neo_hookean.hpp"
+#include "sinew/model/mechanical_system.hpp"
+
+namespace sinew::model {
+namespace {
+
+// Calls fn.template operator()<Model>() for the volumetric model type of @p m.
+template <class Fn>
+auto with_tet_model(MaterialModel m, Fn&& fn) {
+  switch (m) {
+    case MaterialModel::kLinear:
+      return fn(LinearElasticity{});
+    case MaterialModel::kCorotational:
+      return fn(Corotational{});
+    case MaterialModel::kArap:
+      return fn(Arap{});
+    case MaterialModel::kStVenantKirchhoff:
+      return fn(StVenantKirchhoff{});
+    case MaterialModel::kStableNeoHookean:
+      break;
+  }
+  return fn(StableNeoHookean{});
+}
+
+// The same for the membrane version of the model.
+template <class Fn>
+auto with_membrane_model(MaterialModel m, Fn&& fn) {
+  switch (m) {
+    case MaterialModel::kLinear:
+      return fn(MembraneLinear{});
+    case MaterialModel::kCorotational:
+      return fn(MembraneCorotational{});
+    case MaterialModel::kArap:
+      return fn(MembraneArap{});
+    case MaterialModel::kStVenantKirchhoff:
+      return fn(MembraneStVenantKirchhoff{});
+    case MaterialModel::kStableNeoHookean:
+      break;
+  }
+  return fn(MembraneStableNeoHookean{});
+}
+
+template <std::size_t N>
+void gather(const SystemState& s, const std::array<Index, N>& nodes, double* x) {
+  for (std::size_t a = 0; a < N; ++a)
+    for (int c = 0; c < 3; ++c) x[3 * a + c] = s.x[nodes[a]][c];
+}
+
+template <std::size_t N>
+void scatter_minus(const SystemState& s, const std::array<Index, N>& nodes, const double* g, Eigen::VectorXd& f) {
+  for (std::size_t a = 0; a < N; ++a)
+    for (int c = 0; c < 3; ++c) f[s.particle_dof[nodes[a]] + c] -= g[3 * a + c];
+}
+
+template <std::size_t N>
+void rest_positions(const MechanicalSystem& system, const std::array<Index, N>& nodes, const std::string& what,
+                    double* X) {
+  for (std::size_t a = 0; a < N; ++a) {
+    system.check_particle(nodes[a], what + ", node " + std::to_string(a));
+    for (int c = 0; c < 3; ++c) X[3 * a + c] = system.particle(nodes[a]).position[c];
+  }
+}
+
+template <std::size_t N>
+void node_layout(const MechanicalSystem& system, const std::vector<std::array<Index, N>>& all, ElementLayout& out) {
+  std::vector<Index> dofs;
+  for (const auto& nodes : all) {
+    dofs.clear();
+    for (Index i : nodes)
+      for (int c = 0; c < 3; ++c) dofs.push_back(system.particle_velocity_offset(i) + c);
+    out.add(dofs);
+  }
+}
+
+template <std::size_t N>
+void check_nodes(const MechanicalSystem& system, const std::vector<std::array<Index, N>>& all,
+                 const std::string& what) {
+  for (std::size_t e = 0; e < all.size(); ++e)
+    for (std::size_t a = 0; a < N; ++a)
+      system.check_particle(all[e][a], what + " " + std::to_string(e) + ", node " + std::to_string(a));
+}
+
+}  // namespace
+
+// ---- tetrahedra ----
+
+TetFemField::TetFemField(MaterialModel model, const ElasticParameters& parameters)
+    : model_(model), lame_(lame_parameters(parameters)) {}
+
+void TetFemField::add(const MechanicalSystem& system, const std::array<Index, 4>& nodes) {
+  const std::string what = "TetFemField::add: tetrahedron " + std::to_string(nodes_.size());
+  double X[12];
+  rest_positions(system, nodes, what, X);
+  TetRest rest{};
+  try {
+    rest = make_tet_rest(X);
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
+  add(nodes, rest);
+}
+
+void TetFemField::add(const std::array<Index, 4>& nodes, const TetRest& rest) {
+  nodes_.push_back(nodes);
+  rests_.push_back(rest);
+}
+
+void TetFemField::check(const MechanicalSystem& system) const { check_nodes(system, nodes_, "tetrahedron"); }
+
+void TetFemField::layout(const MechanicalSystem& system, ElementLayout& out) const { node_layout(system, nodes_, out); }
+
+void TetFemField::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
+  with_tet_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[12], g[12];
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      tet_gradient<Model>(rests_[e], x, lame_, g);
+      scatter_minus(s, nodes_[e], g, f);
+    }
+    return 0;
+  });
+}
+
+void TetFemField::stiffness_values(const SystemState& s, bool projected, double* values) const {
+  with_tet_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[12];
+    Mat12 H{};
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      if (projected)
+        tet_projected_hessian<Model>(rests_[e], x, lame_, H);
+      else
+        tet_hessian<Model>(rests_[e], x, lame_, H);
+      for (int k = 0; k < 144; ++k) values[144 * e + k] = H.m[k];
+    }
+    return 0;
+  });
+}
+
+double TetFemField::energy(const SystemState& s) const {
+  return with_tet_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[12], V = 0.0;
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      V += tet_energy<Model>(rests_[e], x, lame_);
+    }
+    return V;
+  });
+}
+
+// ---- membranes ----
+
+MembraneField::MembraneField(MaterialModel model, const ElasticParameters& parameters)
+    : model_(model), lame_(lame_parameters(parameters)) {}
+
+void MembraneField::add(const MechanicalSystem& system, const std::array<Index, 3>& nodes) {
+  const std::string what = "MembraneField::add: triangle " + std::to_string(nodes_.size());
+  double X[9];
+  rest_positions(system, nodes, what, X);
+  TriRest rest{};
+  try {
+    rest = make_tri_rest(X);
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
+  nodes_.push_back(nodes);
+  rests_.push_back(rest);
+}
+
+void MembraneField::check(const MechanicalSystem& system) const { check_nodes(system, nodes_, "triangle"); }
+
+void MembraneField::layout(const MechanicalSystem& system, ElementLayout& out) const {
+  node_layout(system, nodes_, out);
+}
+
+void MembraneField::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
+  with_membrane_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[9], g[9];
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      tri_gradient<Model>(rests_[e], x, lame_, g);
+      scatter_minus(s, nodes_[e], g, f);
+    }
+    return 0;
+  });
+}
+
+void MembraneField::stiffness_values(const SystemState& s, bool projected, double* values) const {
+  with_membrane_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[9];
+    Mat9 H{};
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      if (projected)
+        tri_projected_hessian<Model>(rests_[e], x, lame_, H);
+      else
+        tri_hessian<Model>(rests_[e], x, lame_, H);
+      for (int k = 0; k < 81; ++k) values[81 * e + k] = H.m[k];
+    }
+    return 0;
+  });
+}
+
+double MembraneField::energy(const SystemState& s) const {
+  return with_membrane_model(model_, [&](auto m) {
+    using Model = decltype(m);
+    double x[9], V = 0.0;
+    for (std::size_t e = 0; e < nodes_.size(); ++e) {
+      gather(s, nodes_[e], x);
+      V += tri_energy<Model>(rests_[e], x, lame_);
+    }
+    return V;
+  });
+}
+
+// ---- bending ----
+
+void BendingField::add(const MechanicalSystem& system, const std::array<Index, 4>& nodes, double stiffness) {
+  const std::string what = "BendingField::add: hinge " + std::to_string(nodes_.size());
+  require(stiffness >= 0.0 && std::isfinite(stiffness),
+          what + ": stiffness must be finite and >= 0, got " + std::to_string(stiffness));
+  double X[12];
+  rest_positions(system, nodes, what, X);
+  BendingHinge h{};
+  try {
+    h = make_bending_hinge(X);
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
+  nodes_.push_back(nodes);
+  hinges_.push_back(h);
+  stiffness_.push_back(stiffness);
+}
+
+void BendingField::check(const MechanicalSystem& system) const { check_nodes(system, nodes_, "hinge"); }
+
+void BendingField::layout(const MechanicalSystem& system, ElementLayout& out) const {
+  node_layout(system, nodes_, out);
+}
+
+void BendingField::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
+  double x[12], g[12];
+  for (std::size_t e = 0; e < nodes_.size(); ++e) {
+    gather(s, nodes_[e], x);
+    bending_gradient(hinges_[e], stiffness_[e], x, g);
+    scatter_minus(s, nodes_[e], g, f);
+  }
+}
+
+void BendingField::stiffness_values(const SystemState& /*s*/, bool /*projected*/, double* values) const {
+  Mat12 H{};  // constant and PSD: its own projection
+  for (std::size_t e = 0; e < nodes_.size(); ++e) {
+    bending_hessian(hinges_[e], stiffness_[e], H);
+    for (int k = 0; k < 144; ++k) values[144 * e + k] = H.m[k];
+  }
+}
+
+double BendingField::energy(const SystemState& s) const {
+  double x[12], V = 0.0;
+  for (std::size_t e = 0; e < nodes_.size(); ++e) {
+    gather(s, nodes_[e], x);
+    V += bending_energy(hinges_[e], stiffness_[e], x);
+  }
+  return V;
+}
+
+}  // namespace sinew::model

@@ -1,0 +1,27 @@
+#include "sinew/model/force_field.hpp"
+
+#include "sinew/core/error.hpp"
+
+namespace sinew::model {
+
+std::size_t ElementLayout::value_count() const {
+  std::size_t n = 0;
+  for (std::size_t e = 0; e + 1 < offsets.size(); ++e) {
+    const std::size_t m = static_cast<std::size_t>(offsets[e + 1] - offsets[e]);
+    n += m * m;
+  }
+  return n;
+}
+
+void ElementLayout::add(const std::vector<Index>& element_dofs) {
+  dofs.insert(dofs.end(), element_dofs.begin(), element_dofs.end());
+  offsets.push_back(static_cast<Index>(dofs.size()));
+}
+
+void ForceField::damping_values(const SystemState& /*s*/, double* /*values*/) const {}
+
+double ForceField::energy(const SystemState& /*s*/) const {
+  throw Error("ForceField::energy: the force field '" + name() + "' is not conservative (is_conservative() is false)");
+}
+
+}  // namespace sinew::model

@@ -17,7 +17,9 @@ echo "== docs (Doxygen, warnings as errors)"
 cmake --build build --target docs
 
 echo "== sanitizer build (ASan + UBSan, CUDA off)"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSINEW_SANITIZE=ON -DSINEW_WITH_CUDA=OFF \
+# -O1 -g1 (line tables): readable sanitizer stacks at a fraction of -O2 -g's compile time.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  -DSINEW_SANITIZE=ON -DSINEW_WITH_CUDA=OFF \
   -DSINEW_BUILD_BENCH=OFF -DSINEW_BUILD_APPS=OFF -DSINEW_BUILD_DOCS=OFF -DSINEW_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -12,5 +12,8 @@ int backends_command(const std::vector<std::string>& args);
 /// `sinew compare`: times the sparse and vector kernels of every usable backend on a generated
 /// FEM-like matrix and prints a side-by-side table (also written as CSV).
 int compare_command(const std::vector<std::string>& args);
+/// `sinew demo [NAME]`: runs a built-in scene (default "cantilever": a soft beam under gravity)
+/// with a chosen integrator and writes the per-step energies and tip motion as CSV.
+int demo_command(const std::vector<std::string>& args);
 
 }  // namespace sinew::app

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "sinew/backends/registry.hpp"
@@ -142,19 +143,13 @@ int compare_command(const std::vector<std::string>& args) {
                 serial_ms / r.ms, r.max_rel_diff);
   }
 
-  std::filesystem::create_directories(out_dir);
   const std::filesystem::path path = std::filesystem::path(out_dir) / "compare.csv";
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw Error("compare: cannot write " + tmp.string());
+  write_atomically("compare", path, [&](std::ostream& f) {
     f << "backend,kernel,size,dofs,time_ms,gb_per_s,max_rel_diff_vs_serial\n";
     for (const Row& r : rows)
       f << r.backend << ',' << r.kernel << ',' << size << ',' << scalar_csr.rows << ',' << r.ms << ',' << r.gbs << ','
         << r.max_rel_diff << '\n';
-    if (!f.flush()) throw Error("compare: failed writing " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path);
+  });
   std::printf("\nwrote %s\n", path.string().c_str());
   return 0;
 }

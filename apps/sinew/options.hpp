@@ -47,6 +47,22 @@ class Options {
                   std::to_string(hi) + "], got '" + it->second + "'");
     return v;
   }
+  /// The real value of --key in (lo, hi], finite, or @p fallback.
+  double real(const std::string& key, double fallback, double lo, double hi) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return fallback;
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != it->second.size() || !(v > lo && v <= hi))
+      throw Error(command_ + ": --" + key + " expects a number in (" + std::to_string(lo) + ", " + std::to_string(hi) +
+                  "], got '" + it->second + "'");
+    return v;
+  }
   /// True when --key was given.
   bool has(const std::string& key) const { return values_.count(key) != 0; }
 

@@ -1,0 +1,99 @@
+/// @file
+/// @brief Constraint: what joints, limits and contacts on a model::MechanicalSystem contribute to
+/// one step's constraint problem (rows of the Jacobian over the system's velocity DOFs, their
+/// violation, targets, compliance and damping), and the assembly of those rows into the global
+/// form of FCLIB (constraint_problem.hpp) for a velocity-level step.
+///
+/// Row convention: the constraint velocity of row k is u_k = J_k v + w_k, where the law of the
+/// row's block applies to u (bilateral u = 0; unilateral and contact normal u >= 0 _|_ r >= 0;
+/// tangents by Coulomb's law), r is the row's impulse over the step (lambda h), and
+/// w_k = erp phi_k / (h + d_k) - target_k stabilizes the position-level violation phi_k (an open
+/// unilateral row, phi_k > 0, keeps its whole gap: erp = 1 there).
+/// Compliant rows (compliant-constraints eq. lambda = -(phi + d phidot) / c, integrated
+/// implicitly with phi_{n+1} = phi + h J v and phidot = J v) give
+///   J v + phi / (h + d) + c / (h (h + d)) r = 0,
+/// so they carry w = phi / (h + d) and the diagonal compliance C = c / (h (h + d)) of
+/// GlobalProblem. A hard row is the limit c = 0 (and d = 0 gives w = phi / h: the violation is
+/// removed in one step unless erp < 1 softens it).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <string>
+#include <vector>
+
+#include "sinew/constraints/constraint_problem.hpp"
+#include "sinew/linalg/csr_matrix.hpp"
+#include "sinew/model/mechanical_system.hpp"
+#include "sinew/model/system_state.hpp"
+
+namespace sinew::constraints {
+
+/// The rows that constraints add for one step, appended block by block. Row indices of
+/// `jacobian` count from 0 over all rows appended so far (use next_row()).
+struct ConstraintRows {
+  std::vector<ConstraintBlock> blocks;           ///< row blocks in row order (their sizes sum to rows())
+  std::vector<Eigen::Triplet<double>> jacobian;  ///< (row, velocity DOF, value) entries of J
+  std::vector<double> phi;                       ///< (rows) position-level violation: a joint's error, a
+                                                 ///< contact's signed gap along the normal; 0 for rows
+                                                 ///< without a position level (friction, velocity-level)
+  std::vector<double> target;                    ///< (rows) desired constraint velocity (driven joints,
+                                                 ///< moving obstacles' normal speed); 0 for most rows
+  std::vector<double> compliance;                ///< (rows) c >= 0; 0 is a hard row
+  std::vector<double> damping;                   ///< (rows) d >= 0 of compliant rows
+  std::vector<std::string> labels;               ///< (blocks) which constraint made the block, for messages
+
+  /// Number of rows appended.
+  Index rows() const { return static_cast<Index>(phi.size()); }
+  /// Index the next appended row will have.
+  Index next_row() const { return rows(); }
+  /// Appends a block of @p kind (1 or 3 rows) with per-row phi and target, hard (c = d = 0);
+  /// returns the index of its first row. Jacobian entries are added separately.
+  Index add_block(BlockKind kind, double mu, const std::vector<double>& phi, const std::vector<double>& target,
+                  const std::string& label);
+  /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
+  void set_compliance(Index first, Index count, double c, double d);
+  /// Removes every row, keeping capacity.
+  void clear();
+  /// Throws sinew::Error naming the first inconsistency (sizes, a row or DOF out of range for
+  /// @p num_velocities, a non-finite value, negative compliance or damping).
+  void validate(Index num_velocities) const;
+};
+
+/// A constraint on a MechanicalSystem (a joint, a joint limit, a velocity-level constraint, a
+/// set of contacts). Implementations check their references once in check() and may assume them
+/// in add_rows().
+class Constraint {
+ public:
+  virtual ~Constraint() = default;
+  /// A short name for messages, e.g. "hinge 'elbow'".
+  virtual std::string name() const = 0;
+  /// Throws sinew::Error naming the bad reference (missing body or particle, bad parameter).
+  virtual void check(const model::MechanicalSystem& system) const = 0;
+  /// Appends this constraint's rows at the evaluated state @p s (possibly none: an inactive
+  /// limit, no contact).
+  virtual void add_rows(const model::MechanicalSystem& system, const model::SystemState& s,
+                        ConstraintRows& out) const = 0;
+};
+
+/// How position-level violations are fed back into a velocity-level step.
+struct StabilizationOptions {
+  /// Fraction of the violation removed per step (error reduction parameter), in (0, 1]: 1 is
+  /// the implicit position projection of a hard row; smaller values soften the correction.
+  double erp = 1.0;
+  /// Throws sinew::Error unless 0 < erp <= 1.
+  void validate() const;
+};
+
+/// The global problem of one velocity-level step A (v - v_free) = J^T r (theta-method's
+/// linearized momentum, or M (v - v*) = J^T r for an explicit free motion): M := A, f := A v_free,
+/// H := J^T, w and the compliance from the rows (see the file comment), blocks as given.
+/// @param rows       constraint rows (validated against A's size).
+/// @param A          (n x n) symmetric positive-definite step matrix.
+/// @param v_free     (n) unconstrained end velocity.
+/// @param h          step size (> 0).
+/// @throws sinew::Error on invalid rows or sizes.
+GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
+                                    double h, const StabilizationOptions& options = {});
+
+}  // namespace sinew::constraints

@@ -1,0 +1,110 @@
+#include "sinew/constraints/constraint.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "sinew/core/error.hpp"
+
+namespace sinew::constraints {
+
+Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<double>& block_phi,
+                                const std::vector<double>& block_target, const std::string& label) {
+  const int size = block_size(kind);
+  require(static_cast<int>(block_phi.size()) == size && static_cast<int>(block_target.size()) == size,
+          "ConstraintRows::add_block (" + label + "): a " + to_string(kind) + " block has " + std::to_string(size) +
+              " rows, got " + std::to_string(block_phi.size()) + " phi and " + std::to_string(block_target.size()) +
+              " targets");
+  const Index first = rows();
+  blocks.push_back(ConstraintBlock{kind, mu});
+  labels.push_back(label);
+  phi.insert(phi.end(), block_phi.begin(), block_phi.end());
+  target.insert(target.end(), block_target.begin(), block_target.end());
+  compliance.insert(compliance.end(), static_cast<std::size_t>(size), 0.0);
+  damping.insert(damping.end(), static_cast<std::size_t>(size), 0.0);
+  return first;
+}
+
+void ConstraintRows::set_compliance(Index first, Index count, double c, double d) {
+  require(first >= 0 && count >= 0 && first + count <= rows(),
+          "ConstraintRows::set_compliance: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+              ") outside the " + std::to_string(rows()) + " rows");
+  require(std::isfinite(c) && c >= 0 && std::isfinite(d) && d >= 0,
+          "ConstraintRows::set_compliance: compliance and damping must be finite and >= 0, got c = " +
+              std::to_string(c) + ", d = " + std::to_string(d));
+  for (Index k = first; k < first + count; ++k) {
+    compliance[static_cast<std::size_t>(k)] = c;
+    damping[static_cast<std::size_t>(k)] = d;
+  }
+}
+
+void ConstraintRows::clear() {
+  blocks.clear();
+  jacobian.clear();
+  phi.clear();
+  target.clear();
+  compliance.clear();
+  damping.clear();
+  labels.clear();
+}
+
+void ConstraintRows::validate(Index num_velocities) const {
+  const std::size_t m = phi.size();
+  require(target.size() == m && compliance.size() == m && damping.size() == m,
+          "ConstraintRows: phi, target, compliance and damping must have one entry per row");
+  require(labels.size() == blocks.size(), "ConstraintRows: one label per block");
+  validate_blocks(blocks, static_cast<Index>(m), "ConstraintRows");
+  for (const auto& t : jacobian)
+    require(t.row() >= 0 && static_cast<std::size_t>(t.row()) < m && t.col() >= 0 && t.col() < num_velocities &&
+                std::isfinite(t.value()),
+            "ConstraintRows: Jacobian entry (" + std::to_string(t.row()) + ", " + std::to_string(t.col()) +
+                ") is outside " + std::to_string(m) + " rows x " + std::to_string(num_velocities) +
+                " velocities or not finite");
+  for (std::size_t k = 0; k < m; ++k)
+    require(std::isfinite(phi[k]) && std::isfinite(target[k]) && std::isfinite(compliance[k]) && compliance[k] >= 0 &&
+                std::isfinite(damping[k]) && damping[k] >= 0,
+            "ConstraintRows: row " + std::to_string(k) +
+                " has a non-finite phi or target, or a negative or non-finite compliance or damping");
+}
+
+void StabilizationOptions::validate() const {
+  require(erp > 0 && erp <= 1, "StabilizationOptions: erp must be in (0, 1], got " + std::to_string(erp));
+}
+
+GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
+                                    double h, const StabilizationOptions& options) {
+  options.validate();
+  require(std::isfinite(h) && h > 0, "assemble_step_problem: h must be finite and > 0, got " + std::to_string(h));
+  require(A.rows == A.cols && A.rows == v_free.size(),
+          "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")");
+  rows.validate(A.rows);
+  const Index m = rows.rows();
+  GlobalProblem g;
+  g.M = A;
+  g.f = to_eigen(A) * v_free;
+  Eigen::SparseMatrix<double> Ht(m, A.rows);  // J, rows x velocities
+  Ht.setFromTriplets(rows.jacobian.begin(), rows.jacobian.end());
+  g.H = from_eigen(EigenCsr(Ht.transpose()));
+  g.w.resize(m);
+  g.compliance.resize(m);
+  // A unilateral row that is still open (phi > 0) keeps its whole gap: the step may close it
+  // but not cross it. erp only softens the removal of violations (bilateral errors, penetration).
+  std::vector<char> unilateral(static_cast<std::size_t>(m), 0);
+  const std::vector<Index> offsets = block_offsets(rows.blocks);
+  for (std::size_t b = 0; b < rows.blocks.size(); ++b)
+    if (rows.blocks[b].kind != BlockKind::kBilateral) unilateral[static_cast<std::size_t>(offsets[b])] = 1;
+  bool any_compliant = false;
+  for (Index k = 0; k < m; ++k) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    const double d = rows.damping[i];
+    const double gain = unilateral[i] && rows.phi[i] > 0 ? 1.0 : options.erp;
+    g.w[k] = gain * rows.phi[i] / (h + d) - rows.target[i];
+    g.compliance[k] = rows.compliance[i] / (h * (h + d));
+    any_compliant = any_compliant || rows.compliance[i] > 0;
+  }
+  if (!any_compliant) g.compliance.resize(0);
+  g.blocks = rows.blocks;
+  g.validate();
+  return g;
+}
+
+}  // namespace sinew::constraints

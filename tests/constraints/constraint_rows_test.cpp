@@ -1,0 +1,87 @@
+// ConstraintRows and assemble_step_problem: the FCLIB global form of a velocity-level step,
+// stabilization of violations, compliance from (c, d), and clear errors.
+#include "sinew/constraints/constraint.hpp"
+
+#include <gtest/gtest.h>
+
+#include "expect_error.hpp"
+
+namespace sinew::constraints {
+namespace {
+
+CsrMatrix diagonal(const std::vector<double>& d) {
+  CsrMatrix A;
+  A.rows = A.cols = static_cast<Index>(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    A.col_idx.push_back(static_cast<Index>(i));
+    A.values.push_back(d[i]);
+    A.row_ptr.push_back(static_cast<Index>(i + 1));
+  }
+  return A;
+}
+
+TEST(ConstraintRows, StepProblemOfAContactAndACompliantJoint) {
+  // Particle 0 (3 DOFs) in contact with the ground plane z = 0 at gap -0.01 (penetrating) and an
+  // open contact of particle 1 at gap 0.2; a compliant bilateral row between their x coordinates.
+  ConstraintRows rows;
+  const Index c0 = rows.add_block(BlockKind::kContact, 0.5, {-0.01, 0, 0}, {0, 0, 0}, "contact 0");
+  rows.jacobian.emplace_back(c0, 2, 1.0);
+  rows.jacobian.emplace_back(c0 + 1, 0, 1.0);
+  rows.jacobian.emplace_back(c0 + 2, 1, 1.0);
+  const Index c1 = rows.add_block(BlockKind::kUnilateral, 0.0, {0.2}, {0}, "contact 1");
+  rows.jacobian.emplace_back(c1, 5, 1.0);
+  const Index j = rows.add_block(BlockKind::kBilateral, 0.0, {0.03}, {0.5}, "joint");
+  rows.jacobian.emplace_back(j, 0, 1.0);
+  rows.jacobian.emplace_back(j, 3, -1.0);
+  rows.set_compliance(j, 1, 1e-3, 0.02);
+  const double h = 0.01;
+  StabilizationOptions stab;
+  stab.erp = 0.5;
+  const Eigen::VectorXd v_free = Eigen::VectorXd::LinSpaced(6, -1, 1);
+  const GlobalProblem g = assemble_step_problem(rows, diagonal({2, 2, 2, 3, 3, 3}), v_free, h, stab);
+  ASSERT_EQ(g.rows(), 5);
+  ASSERT_EQ(g.velocities(), 6);
+  EXPECT_DOUBLE_EQ(g.f[4], 3 * v_free[4]) << "f = A v_free";
+  const Eigen::MatrixXd H = Eigen::MatrixXd(to_eigen(g.H));
+  EXPECT_EQ(H(2, 0), 1.0);  // H = J^T: column 0 is the normal row
+  EXPECT_EQ(H(3, 4), -1.0);
+  EXPECT_DOUBLE_EQ(g.w[0], 0.5 * -0.01 / h) << "penetration removed at the erp rate";
+  EXPECT_DOUBLE_EQ(g.w[3], 0.2 / h) << "an open contact keeps its whole gap";
+  EXPECT_DOUBLE_EQ(g.w[4], 0.5 * 0.03 / (h + 0.02) - 0.5) << "compliant: phi / (h + d), minus the target";
+  ASSERT_EQ(g.compliance.size(), 5);
+  EXPECT_DOUBLE_EQ(g.compliance[4], 1e-3 / (h * (h + 0.02)));
+  EXPECT_EQ(g.compliance[0], 0.0);
+  EXPECT_EQ(g.blocks.size(), 3u);
+}
+
+TEST(ConstraintRows, CompliantRowReproducesTheCompliantForceLaw) {
+  // One particle (mass m) on a compliant spring-like row phi = x: the step's impulse must equal
+  // h lambda with lambda = -(phi_{n+1} + d phidot) / c, phi_{n+1} = phi + h v, phidot = v.
+  const double m = 2.0, h = 0.01, c = 1e-2, d = 0.05, phi = 0.1, v_free = 0.3;
+  ConstraintRows rows;
+  rows.add_block(BlockKind::kBilateral, 0.0, {phi}, {0}, "spring");
+  rows.jacobian.emplace_back(0, 0, 1.0);
+  rows.set_compliance(0, 1, c, d);
+  const GlobalProblem g = assemble_step_problem(rows, diagonal({m}), Eigen::VectorXd::Constant(1, v_free), h);
+  // u = v + w + C r = 0 with m v = m v_free + r: solve the 2x2 system by hand.
+  const double r = -(v_free + g.w[0]) / (1.0 / m + g.compliance[0]);
+  const double v = v_free + r / m;
+  EXPECT_NEAR(r / h, -(phi + h * v + d * v) / c, 1e-12);
+}
+
+TEST(ConstraintRows, BadRowsAreErrors) {
+  ConstraintRows rows;
+  EXPECT_SINEW_ERROR(rows.add_block(BlockKind::kContact, 0.5, {0}, {0}, "c"), "contact block has 3 rows");
+  rows.add_block(BlockKind::kUnilateral, 0.0, {0.1}, {0}, "limit");
+  rows.jacobian.emplace_back(0, 7, 1.0);
+  EXPECT_SINEW_ERROR(assemble_step_problem(rows, diagonal({1, 1}), Eigen::VectorXd::Zero(2), 0.01), "(0, 7)");
+  rows.jacobian.clear();
+  EXPECT_SINEW_ERROR(rows.set_compliance(0, 1, -1.0, 0.0), "finite and >= 0");
+  EXPECT_SINEW_ERROR(assemble_step_problem(rows, diagonal({1}), Eigen::VectorXd::Zero(1), 0.0), "h must be");
+  StabilizationOptions stab;
+  stab.erp = 0.0;
+  EXPECT_SINEW_ERROR(assemble_step_problem(rows, diagonal({1}), Eigen::VectorXd::Zero(1), 0.01, stab), "erp");
+}
+
+}  // namespace
+}  // namespace sinew::constraints

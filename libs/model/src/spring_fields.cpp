@@ -141,19 +141,34 @@ double AxialSpringField::energy(const SystemState& s) const {
 
 // ---- multi-point springs ----
 
-void MultiPointSpringField::add(const std::vector<PointRef>& points, const LinearAxialSpring& spring) {
+Index MultiPointSpringField::add(const std::vector<PointRef>& points, const LinearAxialSpring& spring) {
   require(points.size() >= 2, "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) +
                                   " needs at least 2 points, got " + std::to_string(points.size()));
   validate(spring);
-  springs_.push_back(Spring{points, true, spring, {}});
+  springs_.push_back(Spring{points, true, spring, {}, nullptr});
+  return static_cast<Index>(springs_.size()) - 1;
 }
 
-void MultiPointSpringField::add(const std::vector<PointRef>& points, AxialLaw law) {
+Index MultiPointSpringField::add(const std::vector<PointRef>& points, AxialLaw law) {
   require(points.size() >= 2, "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) +
                                   " needs at least 2 points, got " + std::to_string(points.size()));
   require(static_cast<bool>(law),
           "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) + " has no law");
-  springs_.push_back(Spring{points, false, {}, std::move(law)});
+  springs_.push_back(Spring{points, false, {}, std::move(law), nullptr});
+  return static_cast<Index>(springs_.size()) - 1;
+}
+
+void MultiPointSpringField::set_active_segments(Index k, const std::vector<bool>& active) {
+  require(k >= 0 && static_cast<std::size_t>(k) < springs_.size(),
+          "MultiPointSpringField::set_active_segments: no spring " + std::to_string(k) + " (there are " +
+              std::to_string(springs_.size()) + ")");
+  Spring& sp = springs_[static_cast<std::size_t>(k)];
+  const std::size_t segments = sp.points.size() - 1;
+  require(active.size() == segments, "MultiPointSpringField::set_active_segments: spring " + std::to_string(k) +
+                                         " has " + std::to_string(segments) + " segments, got " +
+                                         std::to_string(active.size()) + " flags");
+  sp.active = std::make_unique<bool[]>(segments);
+  for (std::size_t i = 0; i < segments; ++i) sp.active[i] = active[i];
 }
 
 void MultiPointSpringField::check(const MechanicalSystem& system) const {
@@ -188,15 +203,15 @@ void MultiPointSpringField::evaluate(const SystemState& s, const Spring& sp, std
   f.assign(m, 0.0);
   const LinearAxialSpring lin = sp.params;
   if (sp.linear)
-    multi_point_spring_forces(lin, n, x.data(), v.data(), nullptr, f.data());
+    multi_point_spring_forces(lin, n, x.data(), v.data(), sp.active.get(), f.data());
   else
-    multi_point_spring_forces(LawRef{sp.law}, n, x.data(), v.data(), nullptr, f.data());
+    multi_point_spring_forces(LawRef{sp.law}, n, x.data(), v.data(), sp.active.get(), f.data());
   if (!dfdx) return;
   std::vector<double> jx(m * m), jv(m * m);
   if (sp.linear)
-    multi_point_spring_jacobian(lin, n, x.data(), v.data(), nullptr, jx.data(), jv.data());
+    multi_point_spring_jacobian(lin, n, x.data(), v.data(), sp.active.get(), jx.data(), jv.data());
   else
-    multi_point_spring_jacobian(LawRef{sp.law}, n, x.data(), v.data(), nullptr, jx.data(), jv.data());
+    multi_point_spring_jacobian(LawRef{sp.law}, n, x.data(), v.data(), sp.active.get(), jx.data(), jv.data());
   *dfdx = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jx.data(), m, m);
   *dfdv = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jv.data(), m, m);
 }
@@ -234,13 +249,17 @@ void MultiPointSpringField::damping_values(const SystemState& s, double* values)
 }
 
 bool MultiPointSpringField::is_conservative() const {
-  for (const Spring& sp : springs_)
+  for (const Spring& sp : springs_) {
     if (!sp.linear) return false;
+    for (std::size_t i = 0; sp.active && i + 1 < sp.points.size(); ++i)
+      if (!sp.active[i]) return false;  // passive segments carry force without energy
+  }
   return true;
 }
 
 double MultiPointSpringField::energy(const SystemState& s) const {
-  require(is_conservative(), "MultiPointSpringField::energy: a spring has a general law, which has no energy");
+  require(is_conservative(),
+          "MultiPointSpringField::energy: a spring has a general law or passive segments, which have no energy");
   double V = 0.0;
   for (const Spring& sp : springs_) {
     double L = 0.0;

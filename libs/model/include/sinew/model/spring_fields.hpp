@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,13 +52,18 @@ class AxialSpringField final : public ForceField {
 };
 
 /// Multi-point springs (cables through via points) whose tension F(L, Ldot) depends on the total
-/// length of the path (notes sec. 0.14, eqs. 0.11-0.14); every segment is active.
+/// length of the path's active segments (notes sec. 0.14, eqs. 0.11-0.14). A passive segment
+/// (an inextensible tendon part) carries the tension F like every segment but does not count in
+/// L, so a spring with passive segments has no energy (is_conservative() is false).
 class MultiPointSpringField final : public ForceField {
  public:
-  /// Adds a spring through @p points (at least 2) with a linear law.
-  void add(const std::vector<PointRef>& points, const LinearAxialSpring& spring);
-  /// Adds a spring through @p points (at least 2) with a general law F(L, Ldot).
-  void add(const std::vector<PointRef>& points, AxialLaw law);
+  /// Adds a spring through @p points (at least 2) with a linear law; returns its index.
+  Index add(const std::vector<PointRef>& points, const LinearAxialSpring& spring);
+  /// Adds a spring through @p points (at least 2) with a general law F(L, Ldot); returns its index.
+  Index add(const std::vector<PointRef>& points, AxialLaw law);
+  /// Sets which segments of spring @p k count in L (one flag per segment; all active initially).
+  /// Throws sinew::Error on a bad index or a flag count other than the segment count.
+  void set_active_segments(Index k, const std::vector<bool>& active);
 
   std::string name() const override { return "multi-point springs"; }
   void check(const MechanicalSystem& system) const override;
@@ -74,6 +80,7 @@ class MultiPointSpringField final : public ForceField {
     bool linear;
     LinearAxialSpring params;
     AxialLaw law;
+    std::unique_ptr<bool[]> active;  // (segments) flags, or null when every segment is active
   };
   // Point kinematics, forces (3n) and Jacobians (3n x 3n) of spring @p sp.
   void evaluate(const SystemState& s, const Spring& sp, std::vector<PointKinematics>& pk, std::vector<double>& f,

@@ -1,0 +1,208 @@
+// Frictional-contact solvers side by side on the same FCLIB problems: sinew's projected
+// Gauss-Seidel and non-smooth Newton (Fischer-Burmeister, min-map) in this process, and Siconos'
+// fc3d solvers (NSN_AC, NSN_FB, NSGS), each run of a peer solver in its own process
+// (bench/peers/siconos_fc3d). Every solver starts from r = 0 and stops at the natural-map error
+// 1e-8 relative to ||q|| (the measure of Siconos' fc3d_compute_error, natural_map.hpp), so the
+// times are times to 1e-8; the error reached and the iterations are counters.
+//
+//   contact_solvers_bench [--problems=DIR] [--contacts=10,100,1000] [--peer=PATH]
+//                         [--backend=serial] [Google Benchmark flags]
+//
+// --problems: every *.hdf5 FCLIB local problem in DIR (e.g. exported from sinew's scenes);
+// without it, generated problems of the given sizes are written to a temporary folder first:
+// a heap of contacts with W = H M^-1 H^T from random contact frames on random bodies, mu = 0.5.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_flags.hpp"
+#include "sinew/backends/registry.hpp"
+#include "sinew/constraints/fclib_file.hpp"
+#include "sinew/constraints/natural_map.hpp"
+#include "sinew/constraints/newton_solver.hpp"
+#include "sinew/constraints/pgs_solver.hpp"
+
+namespace {
+
+using namespace sinew;
+using namespace sinew::constraints;
+
+constexpr double kTolerance = 1e-8;
+
+struct Problem {
+  std::string name, path;
+  DelassusProblem local;
+};
+std::vector<std::unique_ptr<Problem>> g_problems;
+std::unique_ptr<Backend> g_backend;
+std::string g_peer;
+
+// A generated contact problem: n_c contacts between random pairs of 6-DOF bodies (or a body and
+// the ground), each with a random frame; W = H M^-1 H^T is symmetric positive semi-definite
+// like a real scene's Delassus operator, q mixes approaching and separating contacts.
+FclibLocalProblem generated(int contacts, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int bodies = std::max(2, contacts / 3);
+  const int n = 6 * bodies, m = 3 * contacts;
+  Eigen::VectorXd inv_mass(n);
+  for (int b = 0; b < bodies; ++b)
+    for (int k = 0; k < 6; ++k) inv_mass[6 * b + k] = k < 3 ? 1.0 : 4.0 + u(rng);
+  std::vector<Eigen::Triplet<double>> Jt;
+  std::uniform_int_distribution<int> pick(-1, bodies - 1);
+  for (int c = 0; c < contacts; ++c) {
+    const int a = std::max(0, pick(rng)), b = pick(rng);  // b = -1: the ground
+    for (int r = 0; r < 3; ++r)
+      for (int k = 0; k < 6; ++k) {
+        const double value = (k < 3 ? (k == r ? 1.0 : 0.0) : 0.3 * u(rng)) + 0.05 * u(rng);
+        Jt.emplace_back(3 * c + r, 6 * a + k, value);
+        if (b >= 0 && b != a) Jt.emplace_back(3 * c + r, 6 * b + k, -value);
+      }
+  }
+  Eigen::SparseMatrix<double> J(m, n);
+  J.setFromTriplets(Jt.begin(), Jt.end());
+  const Eigen::SparseMatrix<double> W = J * inv_mass.asDiagonal() * Eigen::SparseMatrix<double>(J.transpose());
+  FclibLocalProblem p;
+  p.W = from_eigen(EigenCsr(W));
+  p.q.resize(m);
+  for (int c = 0; c < contacts; ++c) {
+    p.q[3 * c] = u(rng) - 0.3;  // mostly approaching
+    p.q[3 * c + 1] = u(rng);
+    p.q[3 * c + 2] = u(rng);
+  }
+  p.mu = Eigen::VectorXd::Constant(contacts, 0.5);
+  p.info.title = "generated heap, " + std::to_string(contacts) + " contacts";
+  return p;
+}
+
+DelassusProblem to_local(const FclibLocalProblem& f) {
+  DelassusProblem p;
+  p.W = f.W;
+  p.q = f.q;
+  for (Eigen::Index c = 0; c < f.mu.size(); ++c) p.blocks.push_back(ConstraintBlock{BlockKind::kContact, f.mu[c]});
+  return p;
+}
+
+std::unique_ptr<ConstraintSolver> make_solver(const std::string& name) {
+  if (name == "sinew_pgs") {
+    PgsOptions o;
+    o.stop = {kTolerance, 100000};
+    return std::make_unique<PgsSolver>(o);
+  }
+  NewtonOptions o;
+  o.stop = {kTolerance, 200};
+  o.function = name == "sinew_nsn_fb" ? NcpFunction::kFischerBurmeister : NcpFunction::kMinMap;
+  return std::make_unique<NewtonSolver>(*g_backend, o);
+}
+
+// Runs the peer once; returns false (with the reason in the state) when it could not run.
+bool run_peer(benchmark::State& s, const std::string& solver, const Problem& p, std::map<std::string, double>& out) {
+  const std::string cmd = g_peer + " --solver=" + solver + " --tolerance=1e-8 --max-iterations=100000 '" + p.path + "'";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return s.SkipWithError("cannot start the Siconos peer"), false;
+  std::array<char, 4096> line{};
+  std::string json;
+  while (std::fgets(line.data(), static_cast<int>(line.size()), pipe)) json += line.data();
+  const int status = pclose(pipe);
+  auto number = [&](const char* key) {
+    const std::string k = std::string("\"") + key + "\":";
+    const auto at = json.find(k);
+    return at == std::string::npos ? -1.0 : std::strtod(json.c_str() + at + k.size(), nullptr);
+  };
+  if (json.empty())
+    return s.SkipWithError(("Siconos peer failed (exit status " + std::to_string(status) + ")").c_str()), false;
+  out["seconds"] = number("seconds");
+  out["error"] = number("error");
+  out["iterations"] = number("iterations");
+  out["converged"] = json.find("\"status\":\"converged\"") != std::string::npos ? 1.0 : 0.0;
+  return true;
+}
+
+void register_benchmarks() {
+  const bool have_peer = !g_peer.empty() && std::filesystem::exists(g_peer);
+  if (!have_peer) std::printf("contact solvers: no Siconos peer at '%s': sinew's solvers only\n", g_peer.c_str());
+  for (const auto& problem : g_problems) {
+    const Problem* p = problem.get();
+    const std::string suffix = "/" + p->name + "/contacts:" + std::to_string(p->local.blocks.size());
+    for (const char* solver : {"sinew_pgs", "sinew_nsn_fb", "sinew_nsn_minmap"})
+      benchmark::RegisterBenchmark((std::string(solver) + suffix).c_str(),
+                                   [p, name = std::string(solver)](benchmark::State& s) {
+                                     auto solver = make_solver(name);
+                                     SolverReport report;
+                                     Eigen::VectorXd r;
+                                     for (auto _ : s) {
+                                       r.resize(0);  // cold start, like the peer
+                                       report = solver->solve(p->local, r);
+                                     }
+                                     s.counters["error"] = report.error;
+                                     s.counters["iterations"] = report.iterations;
+                                     s.counters["converged"] = report.converged() ? 1.0 : 0.0;
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    if (!have_peer) continue;
+    for (const char* solver : {"NSN_AC", "NSN_FB", "NSGS"})
+      benchmark::RegisterBenchmark((std::string("siconos_") + solver + suffix).c_str(),
+                                   [p, name = std::string(solver)](benchmark::State& s) {
+                                     std::map<std::string, double> out;
+                                     for (auto _ : s) {
+                                       if (!run_peer(s, name, *p, out)) break;
+                                       s.SetIterationTime(out["seconds"]);
+                                     }
+                                     for (const char* k : {"error", "iterations", "converged"}) s.counters[k] = out[k];
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime()
+          ->Iterations(3);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = bench::take_flag(argc, argv, "problems", "");
+  const std::vector<int> sizes = bench::take_int_list(argc, argv, "contacts", "10,100,1000");
+  g_peer = bench::take_flag(argc, argv, "peer", SINEW_SICONOS_PEER);
+  const std::string backend = bench::take_flag(argc, argv, "backend", "serial");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  g_backend = make_backend(backend);
+  std::vector<std::filesystem::path> files;
+  if (!dir.empty()) {
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".hdf5") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+      std::fprintf(stderr, "contact_solvers_bench: no *.hdf5 problems in %s\n", dir.c_str());
+      return 2;
+    }
+  } else {
+    const auto tmp = std::filesystem::temp_directory_path() / "sinew_contact_solvers_bench";
+    std::filesystem::create_directories(tmp);
+    for (int c : sizes) {
+      files.push_back(tmp / ("heap_" + std::to_string(c) + ".hdf5"));
+      write_fclib_local(files.back().string(), generated(c, 100 + static_cast<unsigned>(c)));
+    }
+  }
+  for (const auto& f : files) {
+    auto p = std::make_unique<Problem>();
+    p->name = f.stem().string();
+    p->path = f.string();
+    p->local = to_local(read_fclib_local(p->path));
+    g_problems.push_back(std::move(p));
+  }
+  register_benchmarks();
+  benchmark::RunSpecifiedBenchmarks();
+  g_problems.clear();
+  g_backend.reset();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,152 @@
+// Non-smooth Newton with exact per-contact Jacobians: quadratic convergence near the solution
+// on the random problems of the tests, the same answer from the direct (sparse LU) and the
+// matrix-free (BiCGSTAB) linear solves, and determinism.
+#include "sinew/constraints/newton_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <random>
+
+#include "sinew/backends/registry.hpp"
+#include "sinew/constraints/natural_map.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
+#include "test_problems.hpp"
+
+namespace sinew::constraints {
+namespace {
+
+DelassusProblem random_problem(unsigned seed, int contacts) {
+  const GlobalProblem g = testing::random_global(seed, testing::mixed_blocks(seed, contacts), 3 * contacts + 10);
+  EigenLdltSolver mass;
+  return to_delassus(g, mass);
+}
+
+std::string history(const SolverReport& rep) {
+  std::string s;
+  char buf[32];
+  for (double e : rep.error_history) {
+    std::snprintf(buf, sizeof buf, " %.2e", e);
+    s += buf;
+  }
+  return s;
+}
+
+// Quadratic convergence: once the error is small (below 1e-3), every step that stays above
+// round-off (e_{k+1} >= 1e-14) gives
+// e_{k+1} <= C e_k^2 with a moderate C, and the last steps gain digits at a growing rate
+// (a linearly converging method has e_{k+1} / e_k^2 growing without bound).
+TEST(NewtonConvergence, QuadraticNearTheSolutionOnRandomProblems) {
+  auto serial = make_backend("serial");
+  // proximal = 0: the exact Newton matrix; 0.01 (the default): its shift, which vanishes with phi.
+  for (double proximal : {0.0, 0.01})
+    for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
+      int checked = 0;
+      for (unsigned seed = 1; seed <= 6; ++seed) {
+        const DelassusProblem p = random_problem(seed, 4 + static_cast<int>(seed));
+        NewtonOptions o;
+        o.function = fn;
+        o.proximal = proximal;
+        o.stop = {1e-14, 50};  // past the usual 1e-8 to see the last quadratic steps
+        NewtonSolver solver(*serial, o);
+        Eigen::VectorXd r;
+        const SolverReport rep = solver.solve(p, r);
+        std::cout << "[figures] " << solver.name() << " proximal " << proximal << " seed " << seed << ": "
+                  << rep.iterations << " steps, errors" << history(rep) << "\n";
+        ASSERT_TRUE(rep.converged()) << solver.name() << " seed " << seed << ": " << rep.message;
+        EXPECT_LE(rep.iterations, 20) << solver.name() << " seed " << seed;
+        const std::vector<double>& e = rep.error_history;
+        double worst = 0.0;
+        for (std::size_t k = 0; k + 1 < e.size(); ++k) {
+          if (e[k] > 1e-3 || e[k + 1] < 1e-14) continue;  // the local regime, above round-off
+          const double ratio = e[k + 1] / (e[k] * e[k]);
+          worst = std::max(worst, ratio);
+          ++checked;
+        }
+        std::cout << "[figures]   max e_{k+1} / e_k^2 = " << worst << "\n";
+        EXPECT_LT(worst, 1e4) << solver.name() << " seed " << seed << ":" << history(rep);
+      }
+      EXPECT_GE(checked, 6) << "each function shows several steps in the local regime";
+    }
+}
+
+TEST(NewtonConvergence, DirectAndMatrixFreeStepsAgree) {
+  auto serial = make_backend("serial");
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const DelassusProblem p = random_problem(seed, 6);
+    for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
+      NewtonOptions direct;
+      direct.function = fn;
+      direct.stop = {1e-11, 60};
+      NewtonOptions iterative = direct;
+      iterative.linear = NewtonLinearSolver::kBiCgStab;
+      NewtonSolver a(*serial, direct), b(*serial, iterative);
+      Eigen::VectorXd ra, rb;
+      const SolverReport rep_a = a.solve(p, ra), rep_b = b.solve(p, rb);
+      ASSERT_TRUE(rep_a.converged()) << rep_a.message;
+      ASSERT_TRUE(rep_b.converged()) << rep_b.message;
+      EXPECT_GT(rep_b.inner_iterations, 0);
+      EXPECT_LE(rep_b.iterations, rep_a.iterations + 3) << "inexact steps stay Newton-like, seed " << seed;
+      EXPECT_LT((ra - rb).norm(), 1e-8 * (1.0 + ra.norm())) << "seed " << seed;
+    }
+  }
+}
+
+// A heap like bench/contact_solvers_bench's: more contact rows than degrees of freedom, so W is
+// singular and sticking contacts make the exact Newton matrix singular; the proximal shift and
+// the gradient fallback of the line search must still reach the tolerance.
+TEST(NewtonConvergence, RankDeficientDelassusConverges) {
+  auto serial = make_backend("serial");
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> uni(-1.0, 1.0);
+    const int contacts = 15, dofs = 24;  // 45 rows on 24 velocities
+    Eigen::MatrixXd Jc(3 * contacts, dofs);
+    for (Eigen::Index i = 0; i < Jc.rows(); ++i)
+      for (Eigen::Index j = 0; j < dofs; ++j) Jc(i, j) = uni(gen);
+    DelassusProblem p;
+    p.W = testing::dense_to_csr(Jc * Jc.transpose() / dofs);
+    p.q.resize(3 * contacts);
+    for (int c = 0; c < contacts; ++c) {
+      p.q[3 * c] = uni(gen) - 0.3;  // mostly approaching
+      p.q[3 * c + 1] = uni(gen);
+      p.q[3 * c + 2] = uni(gen);
+      p.blocks.push_back({BlockKind::kContact, 0.5});
+    }
+    for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister})
+      for (NewtonLinearSolver linear : {NewtonLinearSolver::kSparseLu, NewtonLinearSolver::kBiCgStab}) {
+        NewtonOptions o;
+        o.function = fn;
+        o.linear = linear;
+        o.stop = {1e-8, 100};
+        NewtonSolver solver(*serial, o);
+        Eigen::VectorXd r;
+        const SolverReport rep = solver.solve(p, r);
+        std::cout << "[figures] rank-deficient seed " << seed << " " << solver.name()
+                  << (linear == NewtonLinearSolver::kSparseLu ? " lu" : " bicgstab") << ": " << rep.iterations
+                  << " steps\n";
+        EXPECT_TRUE(rep.converged()) << solver.name() << " seed " << seed << ": " << rep.message;
+      }
+  }
+}
+
+TEST(NewtonConvergence, DeterministicAcrossRuns) {
+  auto serial = make_backend("serial");
+  const DelassusProblem p = random_problem(9, 8);
+  for (NewtonLinearSolver linear : {NewtonLinearSolver::kSparseLu, NewtonLinearSolver::kBiCgStab}) {
+    NewtonOptions o;
+    o.linear = linear;
+    NewtonSolver solver(*serial, o);
+    Eigen::VectorXd r1, r2;
+    const SolverReport a = solver.solve(p, r1), b = solver.solve(p, r2);
+    ASSERT_TRUE(a.converged()) << a.message;
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.error_history, b.error_history);
+    EXPECT_EQ((r1 - r2).norm(), 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace sinew::constraints

@@ -10,10 +10,11 @@ namespace sinew::constraints {
 Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<double>& block_phi,
                                 const std::vector<double>& block_target, const std::string& label) {
   const int size = block_size(kind);
-  require(static_cast<int>(block_phi.size()) == size && static_cast<int>(block_target.size()) == size,
-          "ConstraintRows::add_block (" + label + "): a " + to_string(kind) + " block has " + std::to_string(size) +
-              " rows, got " + std::to_string(block_phi.size()) + " phi and " + std::to_string(block_target.size()) +
-              " targets");
+  // Checks build their messages only on failure: rows are assembled every step.
+  if (static_cast<int>(block_phi.size()) != size || static_cast<int>(block_target.size()) != size)
+    throw Error("ConstraintRows::add_block (" + label + "): a " + to_string(kind) + " block has " +
+                std::to_string(size) + " rows, got " + std::to_string(block_phi.size()) + " phi and " +
+                std::to_string(block_target.size()) + " targets");
   const Index first = rows();
   blocks.push_back(ConstraintBlock{kind, mu});
   labels.push_back(label);
@@ -54,16 +55,16 @@ void ConstraintRows::validate(Index num_velocities) const {
   require(labels.size() == blocks.size(), "ConstraintRows: one label per block");
   validate_blocks(blocks, static_cast<Index>(m), "ConstraintRows");
   for (const auto& t : jacobian)
-    require(t.row() >= 0 && static_cast<std::size_t>(t.row()) < m && t.col() >= 0 && t.col() < num_velocities &&
-                std::isfinite(t.value()),
-            "ConstraintRows: Jacobian entry (" + std::to_string(t.row()) + ", " + std::to_string(t.col()) +
-                ") is outside " + std::to_string(m) + " rows x " + std::to_string(num_velocities) +
-                " velocities or not finite");
+    if (!(t.row() >= 0 && static_cast<std::size_t>(t.row()) < m && t.col() >= 0 && t.col() < num_velocities &&
+          std::isfinite(t.value())))
+      throw Error("ConstraintRows: Jacobian entry (" + std::to_string(t.row()) + ", " + std::to_string(t.col()) +
+                  ") is outside " + std::to_string(m) + " rows x " + std::to_string(num_velocities) +
+                  " velocities or not finite");
   for (std::size_t k = 0; k < m; ++k)
-    require(std::isfinite(phi[k]) && std::isfinite(target[k]) && std::isfinite(compliance[k]) && compliance[k] >= 0 &&
-                std::isfinite(damping[k]) && damping[k] >= 0,
-            "ConstraintRows: row " + std::to_string(k) +
-                " has a non-finite phi or target, or a negative or non-finite compliance or damping");
+    if (!(std::isfinite(phi[k]) && std::isfinite(target[k]) && std::isfinite(compliance[k]) && compliance[k] >= 0 &&
+          std::isfinite(damping[k]) && damping[k] >= 0))
+      throw Error("ConstraintRows: row " + std::to_string(k) +
+                  " has a non-finite phi or target, or a negative or non-finite compliance or damping");
 }
 
 void StabilizationOptions::validate() const {

@@ -31,11 +31,12 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     const ConstraintBlock& block = blocks[b];
     const int kind = static_cast<int>(block.kind);
-    require(kind >= 0 && kind <= static_cast<int>(BlockKind::kContactBoxFriction),
-            std::string(what) + ": block " + std::to_string(b) + " has an unknown kind " + std::to_string(kind));
-    require(std::isfinite(block.mu) && block.mu >= 0.0,
-            std::string(what) + ": block " + std::to_string(b) + " (" + to_string(block.kind) +
-                ") needs a finite friction coefficient mu >= 0, got " + std::to_string(block.mu));
+    // Messages only on failure: this runs on every step's rows.
+    if (kind < 0 || kind > static_cast<int>(BlockKind::kContactBoxFriction))
+      throw Error(std::string(what) + ": block " + std::to_string(b) + " has an unknown kind " + std::to_string(kind));
+    if (!(std::isfinite(block.mu) && block.mu >= 0.0))
+      throw Error(std::string(what) + ": block " + std::to_string(b) + " (" + to_string(block.kind) +
+                  ") needs a finite friction coefficient mu >= 0, got " + std::to_string(block.mu));
     total += block_size(block.kind);
   }
   require(total == rows, std::string(what) + ": the blocks cover " + std::to_string(total) +

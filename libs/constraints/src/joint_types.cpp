@@ -1,0 +1,152 @@
+#include "sinew/constraints/joint_types.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "sinew/core/error.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
+
+namespace sinew::constraints {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+const Vec3 kZero{{0, 0, 0}};
+
+// The 3 rows of coincident origins along the world axes (phi = p_B - p_A exactly).
+Index add_ball_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const std::string& name) {
+  const Index first = out.next_row();
+  const char* axis[] = {" x", " y", " z"};
+  for (int k = 0; k < 3; ++k) {
+    Vec3 e = kZero;
+    e[k] = 1.0;
+    add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, e, false, 0.0, name + axis[k]);
+  }
+  return first;
+}
+
+// Rows of a coordinate's limit: phi = coordinate - lower (J = +grad) and upper - coordinate
+// (J = -grad), each added while phi <= margin. `add(sign, offset, label)` appends a unilateral
+// row with phi = sign coordinate - offset and Jacobian sign grad.
+template <class AddRow>
+void add_limit_rows(const JointLimit& limit, double coordinate, const std::string& name, AddRow add) {
+  if (!limit.enabled) return;
+  if (coordinate - limit.lower <= limit.margin) add(1.0, limit.lower, name + " lower limit");
+  if (limit.upper - coordinate <= limit.margin) add(-1.0, -limit.upper, name + " upper limit");
+}
+
+void check_drive(const JointDrive& drive, const std::string& name) {
+  require(!drive.enabled || std::isfinite(drive.speed),
+          name + ": drive speed must be finite, got " + std::to_string(drive.speed));
+}
+
+}  // namespace
+
+BallJoint::BallJoint(std::string label, JointSide a, JointSide b, JointCompliance compliance)
+    : Joint("ball joint", std::move(label), a, b, compliance) {}
+
+void BallJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
+  const Index first = add_ball_rows(out, frame_a(s), frame_b(s), name());
+  apply_compliance(out, first, 3);
+}
+
+HingeJoint::HingeJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options)
+    : Joint("hinge", std::move(label), a, b, options.compliance), options_(options) {}
+
+void HingeJoint::check_parameters(const model::MechanicalSystem&) const {
+  check_limit(options_.limit, "angle limit");
+  require(!options_.limit.enabled || (options_.limit.lower >= -kPi && options_.limit.upper <= kPi),
+          name() + ": the angle limit must lie within [-pi, pi] (the angle is measured by atan2), got [" +
+              std::to_string(options_.limit.lower) + ", " + std::to_string(options_.limit.upper) + "]");
+  check_drive(options_.drive, name());
+}
+
+double HingeJoint::angle(const model::SystemState& s) const {
+  const JointFrame A = frame_a(s), B = frame_b(s);
+  const Vec3 xb = column(B.R, 0);
+  return std::atan2(dot(column(A.R, 1), xb), dot(column(A.R, 0), xb));
+}
+
+void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
+  const JointFrame A = frame_a(s), B = frame_b(s);
+  const Index first = add_ball_rows(out, A, B, name());
+  const Vec3 xa = column(A.R, 0), ya = column(A.R, 1);
+  const Vec3 xb = column(B.R, 0), zb = column(B.R, 2);
+  // Alignment of the axes: phi_x = (z_A x z_B) . x_A = -y_A . z_B (a small rotation of B about
+  // x_A tilts z_B towards -y_A) and phi_y = x_A . z_B, with d/dt (a . b) = (b x a) . (w_B - w_A)
+  // for a fixed in A and b fixed in B. Unlike the quaternion error these stay smooth however
+  // far the hinge has turned.
+  const Vec3 gx = cross(ya, zb), gy = cross(zb, xa);
+  const double phis[2] = {-dot(ya, zb), dot(xa, zb)};
+  const Vec3 gs[2] = {gx, gy};
+  const char* roles[2] = {" axis x", " axis y"};
+  for (int k = 0; k < 2; ++k) {
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {phis[k]}, {0.0}, name() + roles[k]);
+    add_side_terms(out, row, B, B.p, kZero, gs[k]);
+    add_side_terms(out, row, A, A.p, kZero, -gs[k]);
+  }
+  apply_compliance(out, first, 5);
+  // Angle theta = atan2(sn, c), sn = y_A . x_B, c = x_A . x_B: dtheta = (c dsn - sn dc) / (c^2 + sn^2).
+  const double c = dot(xa, xb), sn = dot(ya, xb);
+  const Vec3 grad = (1.0 / (c * c + sn * sn)) * (c * cross(xb, ya) - sn * cross(xb, xa));
+  const double theta = std::atan2(sn, c);
+  add_limit_rows(options_.limit, theta, name() + " angle", [&](double sign, double offset, const std::string& label) {
+    const Index row = out.add_block(BlockKind::kUnilateral, 0.0, {sign * theta - offset}, {0.0}, label);
+    add_side_terms(out, row, B, B.p, kZero, sign * grad);
+    add_side_terms(out, row, A, A.p, kZero, -sign * grad);
+  });
+  if (options_.drive.enabled) {
+    // Velocity level only: J_theta v = speed, phi = 0 (a speed drive has no position to hold).
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed}, name() + " drive");
+    add_side_terms(out, row, B, B.p, kZero, grad);
+    add_side_terms(out, row, A, A.p, kZero, -grad);
+  }
+}
+
+SliderJoint::SliderJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options)
+    : Joint("slider", std::move(label), a, b, options.compliance), options_(options) {}
+
+void SliderJoint::check_parameters(const model::MechanicalSystem&) const {
+  check_limit(options_.limit, "travel limit");
+  check_drive(options_.drive, name());
+}
+
+double SliderJoint::travel(const model::SystemState& s) const {
+  const JointFrame A = frame_a(s), B = frame_b(s);
+  return dot(column(A.R, 2), B.p - A.p);
+}
+
+void SliderJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
+  const JointFrame A = frame_a(s), B = frame_b(s);
+  const Index first = out.next_row();
+  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 0), true, 0.0, name() + " x");
+  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 1), true, 0.0, name() + " y");
+  const int axes[3] = {0, 1, 2};
+  add_rotation_rows(out, A, B, axes, 3, name() + " rotation");
+  apply_compliance(out, first, 5);
+  const Vec3 za = column(A.R, 2);
+  const double s_travel = dot(za, B.p - A.p);
+  add_limit_rows(options_.limit, s_travel, name() + " travel",
+                 [&](double sign, double offset, const std::string& label) {
+                   add_translation_row(out, BlockKind::kUnilateral, A, A.p, B, B.p, sign * za, true, offset, label);
+                 });
+  if (options_.drive.enabled) {
+    const Index row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, za, true, 0.0, name() + " drive");
+    out.phi[static_cast<std::size_t>(row)] = 0.0;  // velocity level only: J_s v = speed
+    out.target[static_cast<std::size_t>(row)] = options_.drive.speed;
+  }
+}
+
+FixedJoint::FixedJoint(std::string label, JointSide a, JointSide b, JointCompliance compliance)
+    : Joint("fixed joint", std::move(label), a, b, compliance) {}
+
+void FixedJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
+  const JointFrame A = frame_a(s), B = frame_b(s);
+  const Index first = add_ball_rows(out, A, B, name());
+  const int axes[3] = {0, 1, 2};
+  add_rotation_rows(out, A, B, axes, 3, name() + " rotation");
+  apply_compliance(out, first, 6);
+}
+
+}  // namespace sinew::constraints

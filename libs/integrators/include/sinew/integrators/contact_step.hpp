@@ -1,0 +1,113 @@
+/// @file
+/// @brief ContactStep: one constrained time step of a model::MechanicalSystem with frictional
+/// contact, in the two stages of theta-method-convex-contact.tex ("Contact Resolution"):
+///
+///   1. free motion: implicit Euler solved by Newton (ImplicitEuler, i.e. the theta-method with
+///      theta_q = theta_v = theta_vq = 1) gives the unconstrained end velocity v*:
+///        M (v* - v0) = h f(t + h, q0 (+) h v*, v*);
+///   2. contact: impulses r on the linearized momentum (the seed's A (v - v*) = J^T gamma)
+///        A (v - v*) = J^T r,   A = M + h^2 theta_q theta_vq K + h theta_v D = M + h^2 K + h D,
+///      with K (projected to be positive semi-definite per element) and D evaluated at the free
+///      end point (q0 (+) h v*, v*), which is the Newton Jacobian of stage 1 at convergence
+///      (A = M for rigid bodies without springs). The rows J, the gaps and the laws come from the
+///      constraints at the start of the step (t, q0, v0), and r solves the Signorini-Coulomb
+///      problem of constraint.hpp / constraint_problem.hpp (u = J v + gap / h on normal rows);
+///   3. positions: q1 = q0 (+) h v (the implicit-Euler position update with the constrained v).
+///
+/// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
+/// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
+/// solver on the global form. The step's natural-map error (natural_map.hpp) of the local
+/// problem at the final r is reported for every solver, SAP included.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sinew/constraints/constraint.hpp"
+#include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/constraints/sap_solver.hpp"
+#include "sinew/integrators/implicit_euler.hpp"
+#include "sinew/integrators/integrator.hpp"
+#include "sinew/linalg/linear_solver.hpp"
+#include "sinew/model/mechanical_system.hpp"
+
+namespace sinew::integrators {
+
+/// Options of ContactStep.
+struct ContactStepOptions {
+  ImplicitEulerOptions free_motion;                 ///< Newton of stage 1
+  constraints::StabilizationOptions stabilization;  ///< erp of penetration and joint errors
+  constraints::SapOptions sap;                      ///< used when the step has no local solver
+  /// Warm-start the contact solve with the previous step's impulses when the block structure
+  /// (kinds and count) is the same; contacts come in a deterministic order, so a resting
+  /// configuration keeps its contacts in place and the warm start is the previous answer.
+  bool warm_start = true;
+  /// A step whose local contact solve stopped unconverged still advances the state (its r is
+  /// the last iterate and the report says so) while the natural-map error of that r is at most
+  /// this; above it the step fails and leaves the state as it was. 1e-3: an iterative solver
+  /// stopped by its iteration limit near the answer is normal in real-time use, while a
+  /// diverged one (a non-smooth Newton on redundant contacts can end with errors >> 1) must
+  /// not move the state. 0 accepts converged solves only. SAP is judged by its own status (its
+  /// convex model is not exactly Signorini-Coulomb, so its natural-map error stays O(R)).
+  double accept_error = 1e-3;
+  /// Throws sinew::Error naming the first invalid field.
+  void validate() const;
+};
+
+/// What happened in one constrained step.
+struct ContactStepReport {
+  StepReport free_motion;             ///< stage 1 (Newton iterations, residuals)
+  constraints::SolverReport contact;  ///< stage 2 (iterations, error, status); empty without rows
+  double natural_map_error = 0.0;     ///< relative natural-map error of the local problem at r
+  Index contacts = 0;                 ///< contact blocks in the step
+  Index rows = 0;                     ///< constraint rows in the step
+  std::string solver;                 ///< name of the contact solver used
+  bool ok = false;                    ///< true when the state was advanced
+  std::string message;                ///< what failed, or empty
+};
+
+/// The two-stage constrained step (see the file comment). Not thread-safe: it keeps its
+/// solvers, matrices and the warm start between steps.
+class ContactStep {
+ public:
+  /// A step whose contact problem is solved by @p solver on the local form, or by SAP on the
+  /// global form when @p solver is null.
+  explicit ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, const ContactStepOptions& options = {});
+  /// Releases the solvers.
+  ~ContactStep();
+
+  /// Advances @p state (t, q, u of @p system) by @p h with the rows of @p constraints (evaluated
+  /// at the start of the step). Fixed velocity DOFs of the system stay zero: their Jacobian
+  /// columns are dropped, and so are blocks left without any entry (a fixed body on the
+  /// floor). On failure (report.ok false) the state is unchanged.
+  /// @throws sinew::Error on misuse: h not finite and > 0, a state of the wrong size or not
+  ///         finite, a null constraint, or a constraint whose check() fails.
+  ContactStepReport step(const model::MechanicalSystem& system,
+                         const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
+
+  /// The global problem of the last step that had rows (FCLIB's M v = H r + f, u = H^T v + w):
+  /// what write_step_fclib() writes.
+  const constraints::GlobalProblem& last_problem() const { return problem_; }
+  /// The impulses r of the last step that had rows (FCLIB row order).
+  const Eigen::VectorXd& last_impulses() const { return r_; }
+  /// The velocities v of the last step (after contact).
+  const Eigen::VectorXd& last_velocities() const { return v_; }
+
+ private:
+  std::unique_ptr<constraints::ConstraintSolver> solver_;
+  constraints::SapSolver sap_;
+  std::unique_ptr<LinearSolver> mass_solver_;  // factors A for to_delassus / global_velocity
+  ContactStepOptions options_;
+  ImplicitEuler free_;
+  constraints::ConstraintRows rows_;
+  constraints::GlobalProblem problem_;
+  std::vector<constraints::ConstraintBlock> last_blocks_;
+  Eigen::VectorXd r_, v_;
+  State free_state_;
+  CsrMatrix M_, K_, D_, A_;
+  model::SystemState s0_;
+};
+
+}  // namespace sinew::integrators

@@ -1,0 +1,186 @@
+#include "sinew/integrators/contact_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "sinew/constraints/natural_map.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
+#include "velocity_newton.hpp"
+
+namespace sinew::integrators {
+namespace {
+
+bool same_blocks(const std::vector<constraints::ConstraintBlock>& a,
+                 const std::vector<constraints::ConstraintBlock>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].kind != b[i].kind) return false;
+  return true;
+}
+
+// Removes the blocks without any Jacobian entry (a contact between a fixed body and a static
+// obstacle, or two fixed bodies): they constrain no DOF, and their zero rows of W would break
+// solvers that scale by W_ii (non-smooth Newton's preconditioner, PGS's diagonal steps).
+void drop_empty_blocks(constraints::ConstraintRows& rows) {
+  const std::vector<Index> offsets = constraints::block_offsets(rows.blocks);
+  std::vector<char> has_entry(static_cast<std::size_t>(rows.rows()), 0);
+  for (const Eigen::Triplet<double>& t : rows.jacobian) has_entry[static_cast<std::size_t>(t.row())] = 1;
+  std::vector<Index> new_row(static_cast<std::size_t>(rows.rows()), -1);
+  constraints::ConstraintRows kept;
+  for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
+    bool any = false;
+    for (Index k = offsets[b]; k < offsets[b + 1]; ++k) any = any || has_entry[static_cast<std::size_t>(k)];
+    if (!any) continue;
+    kept.blocks.push_back(rows.blocks[b]);
+    kept.labels.push_back(rows.labels[b]);
+    for (Index k = offsets[b]; k < offsets[b + 1]; ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      new_row[i] = kept.rows();
+      kept.phi.push_back(rows.phi[i]);
+      kept.target.push_back(rows.target[i]);
+      kept.compliance.push_back(rows.compliance[i]);
+      kept.damping.push_back(rows.damping[i]);
+    }
+  }
+  if (kept.blocks.size() == rows.blocks.size()) return;
+  for (const Eigen::Triplet<double>& t : rows.jacobian)
+    kept.jacobian.emplace_back(new_row[static_cast<std::size_t>(t.row())], t.col(), t.value());
+  rows = std::move(kept);
+}
+
+Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
+  Index n = 0;
+  for (const constraints::ConstraintBlock& b : blocks)
+    if (b.kind == constraints::BlockKind::kContact || b.kind == constraints::BlockKind::kContactBoxFriction) ++n;
+  return n;
+}
+
+}  // namespace
+
+void ContactStepOptions::validate() const {
+  free_motion.validate();
+  require(std::isfinite(accept_error) && accept_error >= 0,
+          "ContactStepOptions: accept_error must be finite and >= 0, got " + std::to_string(accept_error));
+  stabilization.validate();
+}
+
+ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, const ContactStepOptions& options)
+    : solver_(std::move(solver)),
+      sap_(options.sap),
+      mass_solver_(std::make_unique<EigenLdltSolver>()),
+      options_(options),
+      free_(options.free_motion) {
+  options_.validate();
+}
+
+ContactStep::~ContactStep() = default;
+
+ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
+                                    const std::vector<const constraints::Constraint*>& constraints, State& state,
+                                    double h) {
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    require(constraints[i] != nullptr, "ContactStep::step: constraint " + std::to_string(i) + " is null");
+    constraints[i]->check(system);
+  }
+  ContactStepReport report;
+  report.solver = solver_ ? solver_->name() : sap_.name();
+
+  // Stage 1: free motion v* by implicit Euler (Newton); it checks h and the state's sizes.
+  free_state_ = state;
+  report.free_motion = free_.step(system, free_state_, h);
+  if (!report.free_motion.ok()) {
+    report.message = "free motion failed at t = " + std::to_string(state.t) + ": " + report.free_motion.message;
+    return report;
+  }
+  const Eigen::VectorXd& v_free = free_state_.u;
+
+  // Rows at the start of the step; columns of fixed DOFs are dropped so that those stay at rest.
+  rows_.clear();
+  system.evaluate_state(state.t, state.q, state.u, s0_);
+  for (const constraints::Constraint* c : constraints) c->add_rows(system, s0_, rows_);
+  const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "ContactStep");
+  if (!fixed.empty()) {
+    std::vector<char> is_fixed(static_cast<std::size_t>(system.num_velocities()), 0);
+    for (Index i : fixed) is_fixed[static_cast<std::size_t>(i)] = 1;
+    rows_.jacobian.erase(std::remove_if(rows_.jacobian.begin(), rows_.jacobian.end(),
+                                        [&](const Eigen::Triplet<double>& t) {
+                                          return t.col() >= 0 && t.col() < system.num_velocities() &&
+                                                 is_fixed[static_cast<std::size_t>(t.col())];
+                                        }),
+                         rows_.jacobian.end());
+  }
+  drop_empty_blocks(rows_);
+  report.rows = rows_.rows();
+  report.contacts = count_contacts(rows_.blocks);
+  if (rows_.rows() == 0) {
+    v_ = v_free;
+    state = free_state_;
+    last_blocks_.clear();
+    report.ok = true;
+    return report;
+  }
+
+  // Stage 2: A = M + h^2 K + h D at the free end point (theta-method's expression for A with
+  // theta = 1), the Newton Jacobian of stage 1 at convergence.
+  const Index n = system.num_velocities();
+  system.mass_matrix(state.t, state.q, M_);
+  system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
+  system.damping(state.t + h, free_state_.q, v_free, D_);
+  detail::combine(n, {{1.0, &M_}, {h * h, &K_}, {h, &D_}}, /*symmetrize=*/true, A_);
+  detail::pin_fixed(fixed, A_, nullptr);
+  problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization);
+
+  const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();
+  if (!warm) r_.setZero(problem_.rows());
+  constraints::DelassusProblem local;
+  try {
+    local = constraints::to_delassus(problem_, *mass_solver_);
+  } catch (const Error& e) {
+    report.message = std::string("contact: the step matrix A could not be factored at t = ") + std::to_string(state.t) +
+                     ": " + e.what();
+    return report;
+  }
+  if (solver_) {
+    report.contact = solver_->solve(local, r_);
+    v_ = constraints::global_velocity(problem_, *mass_solver_, r_);
+  } else {
+    constraints::GlobalSolution solution;
+    solution.r = r_;
+    report.contact = sap_.solve(problem_, solution);
+    r_ = solution.r;
+    v_ = solution.v;
+  }
+  report.natural_map_error = constraints::natural_map_error(local, r_).relative;
+  if (!std::isfinite(report.natural_map_error)) report.natural_map_error = std::numeric_limits<double>::infinity();
+  last_blocks_ = rows_.blocks;
+
+  const bool rejected =
+      !report.contact.converged() && (!solver_ || !(report.natural_map_error <= options_.accept_error));
+  const bool failed = report.contact.status == constraints::SolverStatus::kFailed || rejected || !v_.allFinite();
+  if (failed) {
+    report.message = "contact solve (" + report.solver + ") " + constraints::to_string(report.contact.status) +
+                     " at t = " + std::to_string(state.t) + " after " + std::to_string(report.contact.iterations) +
+                     " iterations, solver error " + detail::sci(report.contact.error) + ", natural-map error " +
+                     detail::sci(report.natural_map_error) + ": " + report.contact.message;
+    last_blocks_.clear();
+    return report;
+  }
+  if (!report.contact.converged())
+    report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + std::to_string(state.t) +
+                     ", error " + detail::sci(report.contact.error);
+
+  // Stage 3: q1 = q0 (+) h v.
+  Eigen::VectorXd q1;
+  system.advance_positions(state.q, v_, h, q1);
+  state.t += h;
+  state.q.swap(q1);
+  state.u = v_;
+  report.ok = true;
+  return report;
+}
+
+}  // namespace sinew::integrators

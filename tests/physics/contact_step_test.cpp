@@ -1,0 +1,83 @@
+// ContactStep's contract (issue 6): without contacts it is the implicit Euler step; fixed bodies
+// stay fixed under contact; a contact solve that ends far from a solution fails the step and
+// leaves the state untouched, saying why; misuse throws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "contact_scenes.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/integrators/implicit_euler.hpp"
+
+namespace sinew {
+namespace {
+
+TEST(ContactStep, WithoutContactsIsImplicitEuler) {
+  auto backend = make_backend("serial");
+  contact_test::ContactScene s = contact_test::incline_scene(0.2, 0.5);
+  s.state.q[s.system->body_position_offset(0) + 2] += 1.0;  // 1 m above the plane: no contact
+  integrators::State reference = s.state;
+  integrators::ContactStep stepper(contact_test::make_contact_solver("pgs", *backend));
+  integrators::ImplicitEuler euler;
+  for (int k = 0; k < 20; ++k) {
+    const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
+    ASSERT_TRUE(r.ok) << r.message;
+    EXPECT_EQ(r.rows, 0);
+    ASSERT_TRUE(euler.step(*s.system, reference, 1e-3).ok());
+  }
+  EXPECT_EQ(s.state.q, reference.q);
+  EXPECT_EQ(s.state.u, reference.u);
+  EXPECT_EQ(s.state.t, reference.t);
+}
+
+TEST(ContactStep, FixedBodyStaysFixedUnderTheBoxItCarries) {
+  auto backend = make_backend("serial");
+  contact_test::ContactScene s = contact_test::stack_scene();
+  s.system->fix_body(0);
+  s.init();
+  integrators::ContactStep stepper(contact_test::make_contact_solver("newton_minmap", *backend));
+  const Vec3 x0 = s.body_position(0);
+  for (int k = 0; k < 50; ++k) {
+    const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
+    ASSERT_TRUE(r.ok) << r.message;
+  }
+  const Vec3 x = s.body_position(0);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(x[i], x0[i]);
+  EXPECT_NEAR(s.body_position(9)[2], 0.95, 1e-6);  // the top box still rests on the stack
+}
+
+TEST(ContactStep, AContactSolveFarFromASolutionFailsTheStepAndKeepsTheState) {
+  auto backend = make_backend("serial");
+  contact_test::ContactScene s = contact_test::stack_scene();
+  constraints::PgsOptions o;
+  o.stop.max_iterations = 1;  // one sweep from a cold start on a stack of ten: far from the answer
+  integrators::ContactStepOptions options;
+  options.accept_error = 1e-6;
+  integrators::ContactStep stepper(std::make_unique<constraints::PgsSolver>(o), options);
+  const integrators::State before = s.state;
+  const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.contact.converged());
+  EXPECT_GT(r.natural_map_error, 1e-6);
+  EXPECT_NE(r.message.find("not converged"), std::string::npos) << r.message;
+  EXPECT_EQ(s.state.q, before.q);
+  EXPECT_EQ(s.state.u, before.u);
+  EXPECT_EQ(s.state.t, before.t);
+}
+
+TEST(ContactStep, ChecksItsInput) {
+  auto backend = make_backend("serial");
+  contact_test::ContactScene s = contact_test::stack_scene();
+  integrators::ContactStep stepper(nullptr);
+  EXPECT_THROW(stepper.step(*s.system, {s.contact.get()}, s.state, 0.0), Error);
+  EXPECT_THROW(stepper.step(*s.system, {nullptr}, s.state, 1e-3), Error);
+  integrators::State wrong = s.state;
+  wrong.u.resize(3);
+  EXPECT_THROW(stepper.step(*s.system, {s.contact.get()}, wrong, 1e-3), Error);
+  integrators::ContactStepOptions bad;
+  bad.accept_error = -1;
+  EXPECT_THROW(integrators::ContactStep(nullptr, bad), Error);
+}
+
+}  // namespace
+}  // namespace sinew

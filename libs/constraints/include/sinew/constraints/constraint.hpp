@@ -92,6 +92,7 @@ struct StabilizationOptions {
 /// @param A          (n x n) symmetric positive-definite step matrix.
 /// @param v_free     (n) unconstrained end velocity.
 /// @param h          step size (> 0).
+/// @param options    how violations are fed back (erp).
 /// @throws sinew::Error on invalid rows or sizes.
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options = {});

@@ -5,10 +5,14 @@
 // 1e-8 relative to ||q|| (the measure of Siconos' fc3d_compute_error, natural_map.hpp), so the
 // times are times to 1e-8; the error reached and the iterations are counters.
 //
-//   contact_solvers_bench [--problems=DIR] [--contacts=10,100,1000] [--peer=PATH]
+//   contact_solvers_bench [--problems=DIR | --scenes=DIR] [--contacts=10,100,1000] [--peer=PATH]
 //                         [--backend=serial] [Google Benchmark flags]
 //
-// --problems: every *.hdf5 FCLIB local problem in DIR (e.g. exported from sinew's scenes);
+// --problems: every *.hdf5 FCLIB local problem in DIR;
+// --scenes: sinew's own contact scenes (scene::benchmark_scenes(): box stack, incline block,
+// dropped cube, FEM block, chain over a box, cloth on a corner), each stepped into rich contact
+// and its last step's contact problem exported to DIR/<scene>.hdf5 (scene::export_contact_problem:
+// the chain's joints condensed out), then every *.hdf5 in DIR is benchmarked;
 // without it, generated problems of the given sizes are written to a temporary folder first:
 // a heap of contacts with W = H M^-1 H^T from random contact frames on random bodies, mu = 0.5.
 #include <benchmark/benchmark.h>
@@ -29,6 +33,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/scene/contact_scenes.hpp"
 
 namespace {
 
@@ -81,6 +86,25 @@ FclibLocalProblem generated(int contacts, unsigned seed) {
   p.mu = Eigen::VectorXd::Constant(contacts, 0.5);
   p.info.title = "generated heap, " + std::to_string(contacts) + " contacts";
   return p;
+}
+
+// Steps every benchmark scene into rich contact and writes its contact problem to DIR/<name>.hdf5.
+void export_scenes(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (scene::ContactScene& s : scene::benchmark_scenes()) {
+    const DelassusProblem local = scene::export_contact_problem(s, *g_backend);
+    FclibLocalProblem f;
+    f.W = local.W;
+    f.q = local.q;
+    f.mu.resize(static_cast<Eigen::Index>(local.blocks.size()));
+    for (std::size_t c = 0; c < local.blocks.size(); ++c) f.mu[static_cast<Eigen::Index>(c)] = local.blocks[c].mu;
+    f.info.title = s.name;
+    f.info.description = "sinew scene " + s.name + ", local problem of step " + std::to_string(s.rich_contact_steps) +
+                         ", h = " + std::to_string(s.h) + " s" + (s.joints.empty() ? "" : ", joints condensed out");
+    write_fclib_local((dir / (s.name + ".hdf5")).string(), f);
+    std::printf("exported %s: %d contacts, %ld nonzeros in W\n", s.name.c_str(), f.contacts(),
+                static_cast<long>(f.W.values.size()));
+  }
 }
 
 DelassusProblem to_local(const FclibLocalProblem& f) {
@@ -168,13 +192,18 @@ void register_benchmarks() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir = bench::take_flag(argc, argv, "problems", "");
+  std::string dir = bench::take_flag(argc, argv, "problems", "");
+  const std::string scenes = bench::take_flag(argc, argv, "scenes", "");
   const std::vector<int> sizes = bench::take_int_list(argc, argv, "contacts", "10,100,1000");
   g_peer = bench::take_flag(argc, argv, "peer", SINEW_SICONOS_PEER);
   const std::string backend = bench::take_flag(argc, argv, "backend", "serial");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   g_backend = make_backend(backend);
+  if (!scenes.empty()) {
+    export_scenes(scenes);
+    dir = scenes;
+  }
   std::vector<std::filesystem::path> files;
   if (!dir.empty()) {
     for (const auto& e : std::filesystem::directory_iterator(dir))

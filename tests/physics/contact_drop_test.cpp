@@ -34,18 +34,8 @@ struct DropRun {
 
 DropRun drop(const std::string& solver, double h = 1e-3) {
   auto backend = make_backend("serial");
-  contact_test::ContactScene s;
-  s.system->set_gravity(Vec3{{0, 0, -kGravity}});
-  const Vec3 e{{kHalf, kHalf, kHalf}};
-  const Index b = s.system->add_body(contact_test::box_inertia(1.0, e), Vec3{{0, 0, kDrop + kHalf}},
-                                     Quaternion{1, Vec3{{0, 0, 0}}}, "cube", Vec3{{kSpeed, 0, 0}});
-  constraints::ContactParams p;
-  p.mu = kMu;
-  s.contact = std::make_unique<constraints::ContactConstraint>(p, "floor contact");
-  const constraints::Obstacle floor = constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
-  s.contact->add_obstacle(floor.shape, floor.pose);
-  s.contact->add_body_collider(b, contact_test::box_shape(e));
-  s.init();
+  contact_test::ContactScene s = scene::drop_scene(kHalf, kDrop, kSpeed, kMu);
+  const Index b = 0;  // the cube
   integrators::ContactStep stepper(contact_test::make_contact_solver(solver, *backend));
   DropRun out;
   const int steps = static_cast<int>(std::lround(0.6 / h));

@@ -9,8 +9,6 @@
 #include <cstdio>
 
 #include "contact_scenes.hpp"
-#include "sinew/scene/deformable_body.hpp"
-#include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew {
 namespace {
@@ -29,20 +27,9 @@ struct FemRun {
 
 FemRun run_fem_incline(double mu, const std::string& solver, int steps, double h = 1e-3) {
   auto backend = make_backend("serial");
-  contact_test::ContactScene s;
-  s.system->set_gravity(Vec3{{0, 0, -kGravity}});
-  scene::TetMesh mesh = scene::box_tet_mesh(Vec3{{-0.05, -0.05, 0}}, Vec3{{0.05, 0.05, 0.1}}, 1, 1, 1);
+  contact_test::ContactScene s = scene::fem_incline_scene(kAngle, mu);
+  const scene::DeformableBody& body = s.deformables[0];
   const double c = std::cos(kAngle), sn = std::sin(kAngle);
-  for (Vec3& x : mesh.vertices) x = Vec3{{c * x[0] + sn * x[2], x[1], -sn * x[0] + c * x[2]}};  // R_y(a)
-  const scene::DeformableBody body =
-      scene::add_deformable_body(*s.system, mesh, 1000.0, MaterialModel::kCorotational, {1e8, 0.3});
-  constraints::ContactParams p;
-  p.mu = mu;
-  s.contact = std::make_unique<constraints::ContactConstraint>(p, "fem incline contact");
-  const constraints::Obstacle plane = constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{sn, 0, c}});
-  s.contact->add_obstacle(plane.shape, plane.pose);
-  s.contact->add_particles(body.first_particle, body.num_particles);
-  s.init();
   integrators::ContactStep stepper(contact_test::make_contact_solver(solver, *backend));
   auto com_downhill = [&](bool velocity) {
     double sum = 0, mass = 0;

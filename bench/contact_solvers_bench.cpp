@@ -49,6 +49,7 @@ struct Problem {
 std::vector<std::unique_ptr<Problem>> g_problems;
 std::unique_ptr<Backend> g_backend;
 std::string g_peer;
+int g_peer_memory_mb = 4096;  // address-space limit of a peer run (Siconos NSN_FB has needed > 19 GB)
 
 // A generated contact problem: n_c contacts between random pairs of 6-DOF bodies (or a body and
 // the ground), each with a random frame; W = H M^-1 H^T is symmetric positive semi-definite
@@ -129,7 +130,10 @@ std::unique_ptr<ConstraintSolver> make_solver(const std::string& name) {
 
 // Runs the peer once; returns false (with the reason in the state) when it could not run.
 bool run_peer(benchmark::State& s, const std::string& solver, const Problem& p, std::map<std::string, double>& out) {
-  const std::string cmd = g_peer + " --solver=" + solver + " --tolerance=1e-8 --max-iterations=100000 '" + p.path + "'";
+  // popen runs /bin/sh, whose ulimit caps the peer's memory: a peer that would exhaust the
+  // machine fails (reported as an error of that run) instead.
+  const std::string cmd = "ulimit -v " + std::to_string(1024L * g_peer_memory_mb) + "; " + g_peer +
+                          " --solver=" + solver + " --tolerance=1e-8 --max-iterations=100000 '" + p.path + "'";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return s.SkipWithError("cannot start the Siconos peer"), false;
   std::array<char, 4096> line{};
@@ -196,6 +200,7 @@ int main(int argc, char** argv) {
   const std::string scenes = bench::take_flag(argc, argv, "scenes", "");
   const std::vector<int> sizes = bench::take_int_list(argc, argv, "contacts", "10,100,1000");
   g_peer = bench::take_flag(argc, argv, "peer", SINEW_SICONOS_PEER);
+  g_peer_memory_mb = std::stoi(bench::take_flag(argc, argv, "peer_memory_mb", "4096"));
   const std::string backend = bench::take_flag(argc, argv, "backend", "serial");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

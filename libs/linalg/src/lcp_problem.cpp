@@ -6,12 +6,13 @@
 #include <string>
 
 #include "lcp_internal.hpp"
+#include "matrix_text.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew {
 namespace {
 
-std::string dims(const Eigen::MatrixXd& A) { return std::to_string(A.rows()) + "x" + std::to_string(A.cols()); }
+using detail::dims;
 
 void check_matrix_and_vector(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const char* what) {
   const Eigen::Index n = q.size();

@@ -3,12 +3,13 @@
 #include <string>
 #include <utility>
 
+#include "matrix_text.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew {
 namespace {
 
-std::string dims(const Eigen::MatrixXd& A) { return std::to_string(A.rows()) + "x" + std::to_string(A.cols()); }
+using detail::dims;
 
 void check_size(const Eigen::VectorXd& v, Eigen::Index want, const char* name, bool optional) {
   if (!(v.size() == want || (optional && v.size() == 0)))

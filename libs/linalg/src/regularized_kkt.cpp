@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lcp_internal.hpp"
+#include "matrix_text.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew {
@@ -13,7 +14,7 @@ namespace {
 // ratio is singular to working precision: rounding alone leaves pivots of about n eps.
 constexpr double kSingularPivotRatio = 1e-12;
 
-std::string dims(const Eigen::MatrixXd& A) { return std::to_string(A.rows()) + "x" + std::to_string(A.cols()); }
+using detail::dims;
 
 }  // namespace
 

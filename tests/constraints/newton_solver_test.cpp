@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <random>
@@ -128,6 +130,78 @@ TEST(NewtonConvergence, RankDeficientDelassusConverges) {
                   << (linear == NewtonLinearSolver::kSparseLu ? " lu" : " bicgstab") << ": " << rep.iterations
                   << " steps\n";
         EXPECT_TRUE(rep.converged()) << solver.name() << " seed " << seed << ": " << rep.message;
+      }
+  }
+}
+
+// Like the chain over a box of bench/contact_solvers_bench: the contacts of bodies linked by
+// joints, condensed to contacts only by the joints' Schur complement, W = Jc N N^T Jc^T (N an
+// orthonormal basis of the joints' null space): 45 rows of rank 5, and every other contact
+// duplicates its neighbour's rows (first tangent flipped). The problem is built around a known
+// solution (stick, slip and open contacts), so it is solvable. With the fixed proximal factor
+// and a monotone line search (proximal_growth = 1, merit_memory = 0), 9 of these 80 solves
+// stalled or ran out of steps (both functions, LU and BiCGSTAB); the adaptive shift and the
+// non-monotone search must solve them all.
+TEST(NewtonConvergence, CondensedChainLikeProblemsConverge) {
+  auto serial = make_backend("serial");
+  const int dofs = 45, joints = 40, contacts = 15;
+  const double mu = 0.5;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> uni(-1.0, 1.0);
+    Eigen::MatrixXd Jb(joints, dofs), Jc(3 * contacts, dofs);
+    for (int i = 0; i < joints; ++i)
+      for (int j = 0; j < dofs; ++j) Jb(i, j) = uni(gen);
+    for (int c = 0; c < contacts; ++c) {
+      if (c % 2 == 1) {  // the neighbour's normal, a flipped first tangent
+        Jc.middleRows(3 * c, 3) = Jc.middleRows(3 * c - 3, 3);
+        Jc.row(3 * c + 1) = -Jc.row(3 * c - 2);
+        continue;
+      }
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < dofs; ++j) Jc(3 * c + i, j) = uni(gen);
+    }
+    const Eigen::MatrixXd kernel = Eigen::FullPivLU<Eigen::MatrixXd>(Jb).kernel();
+    const Eigen::MatrixXd N =
+        Eigen::HouseholderQR<Eigen::MatrixXd>(kernel).householderQ() * Eigen::MatrixXd::Identity(dofs, kernel.cols());
+    const Eigen::MatrixXd W = Jc * N * N.transpose() * Jc.transpose() / dofs;
+    // A solution (r*, u*): open (r = 0, u_n > 0), slip (r on the cone's boundary opposite u_T,
+    // u_n = 0) or stick (r inside the cone, u = 0); q = u* - W r*.
+    Eigen::VectorXd rs = Eigen::VectorXd::Zero(3 * contacts), us = Eigen::VectorXd::Zero(3 * contacts);
+    DelassusProblem p;
+    for (int c = 0; c < contacts; ++c) {
+      p.blocks.push_back({BlockKind::kContact, mu});
+      const double kind = 0.5 * (uni(gen) + 1.0);
+      if (kind < 0.2) {
+        us[3 * c] = 0.5 * (uni(gen) + 1.0);
+        us[3 * c + 1] = uni(gen);
+        us[3 * c + 2] = uni(gen);
+      } else if (kind < 0.7) {
+        rs[3 * c] = 0.5 * (uni(gen) + 1.2);
+        const double angle = 3.14159 * uni(gen), speed = 0.5 * (uni(gen) + 1.0);
+        us[3 * c + 1] = speed * std::cos(angle);
+        us[3 * c + 2] = speed * std::sin(angle);
+        rs[3 * c + 1] = -mu * rs[3 * c] * std::cos(angle);
+        rs[3 * c + 2] = -mu * rs[3 * c] * std::sin(angle);
+      } else {
+        rs[3 * c] = 0.5 * (uni(gen) + 1.2);
+        rs[3 * c + 1] = 0.5 * mu * rs[3 * c] * uni(gen);
+        rs[3 * c + 2] = 0.5 * mu * rs[3 * c] * uni(gen);
+      }
+    }
+    p.W = testing::dense_to_csr(W);
+    p.q = us - W * rs;
+    for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister})
+      for (NewtonLinearSolver linear : {NewtonLinearSolver::kSparseLu, NewtonLinearSolver::kBiCgStab}) {
+        NewtonOptions o;
+        o.function = fn;
+        o.linear = linear;
+        o.stop = {1e-8, 100};
+        NewtonSolver solver(*serial, o);
+        Eigen::VectorXd r;
+        const SolverReport rep = solver.solve(p, r);
+        EXPECT_TRUE(rep.converged()) << solver.name() << (linear == NewtonLinearSolver::kSparseLu ? " lu" : " bicgstab")
+                                     << " seed " << seed << ": " << rep.message << "; errors" << history(rep);
       }
   }
 }

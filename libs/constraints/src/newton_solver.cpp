@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
+#include <algorithm>
 #include <cmath>
 
 #include "sinew/constraints/natural_map.hpp"
@@ -305,6 +306,11 @@ NewtonSolver::NewtonSolver(Backend& backend, const NewtonOptions& options)
   require(options.stop.max_iterations >= 1, "NewtonSolver: max_iterations must be >= 1");
   require(options.line_search_steps >= 0, "NewtonSolver: line_search_steps must be >= 0");
   require(options.proximal >= 0.0 && std::isfinite(options.proximal), "NewtonSolver: proximal must be finite and >= 0");
+  require(options.proximal_growth >= 1.0 && std::isfinite(options.proximal_growth),
+          "NewtonSolver: proximal_growth must be finite and >= 1");
+  require(options.proximal_range >= 1.0 && std::isfinite(options.proximal_range),
+          "NewtonSolver: proximal_range must be finite and >= 1");
+  require(options.merit_memory >= 0, "NewtonSolver: merit_memory must be >= 0");
 }
 
 NewtonSolver::~NewtonSolver() = default;
@@ -365,35 +371,25 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   if (report.error <= options_.stop.tolerance)
     return finish(SolverStatus::kConverged, "the warm start already solves it");
 
+  // Levenberg-Marquardt factor of the proximal shift (NewtonOptions::proximal_growth): it grows
+  // while the steps need damping and relaxes back to options_.proximal on full steps, so the
+  // well-posed problems keep the fixed factor and their quadratic rate.
+  double lambda = options_.proximal;
+  // The merits of the last NewtonOptions::merit_memory iterates: the line search's reference.
+  std::vector<double> recent;
+  const std::size_t memory = static_cast<std::size_t>(options_.merit_memory);
+  const double lambda_max = options_.proximal * options_.proximal_range;
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
     const std::string step = " at Newton step " + std::to_string(it + 1);
-    // Proximal shift of the diagonal (NewtonOptions::proximal), vanishing with phi.
     const double phi_norm = phi.norm();
-    const double proximal = options_.proximal * phi_norm / (1.0 + phi_norm);
-    // Only rows coupled through W (a nonzero row of Omega) can make the matrix singular; the
-    // others (open contacts, min-map's inactive friction) keep their exact step r -> 0.
-    for (std::size_t b = 0; b < J.row.size(); ++b)
-      for (Index i = 0; i < J.size[b]; ++i) {
-        bool coupled = false;
-        for (Index j = 0; j < J.size[b]; ++j) coupled = coupled || J.omega[J.value[b] + i * J.size[b] + j] != 0.0;
-        shift[J.row[b] + i] = coupled ? proximal * rho[J.row[b] + i] : 0.0;
-      }
-    if (lu) {
-      std::string why;
-      if (!lu->solve(J, shift, phi, dr, report.inner_iterations, why))
-        return finish(SolverStatus::kFailed, "the Newton matrix is singular" + step + ": " + why);
-    } else {
-      const KrylovResult inner = krylov->solve(shift, phi, options_.krylov, dr);
-      report.inner_iterations += inner.iterations;
-      if (inner.status == KrylovStatus::kNonFinite)
-        return finish(SolverStatus::kFailed, "BiCGSTAB produced non-finite values" + step + ": " + inner.message);
-    }
-    if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step);
-    Wdr = W * dr;
-
-    // Backtracking on psi = 1/2 ||phi||^2 (Armijo, sigma = 1e-4) along d with slope grad psi . d:
-    // returns whether Armijo held; keeps the best trial in (best_alpha, best_psi).
+    // Backtracking on psi = 1/2 ||phi||^2 (Armijo, sigma = 1e-4) along d with slope grad psi . d,
+    // non-monotone (Grippo, Lampariello and Lucidi 1986): measured from the largest recent psi,
+    // so a step may cross a kink of the min-map merit (a stick/slip switch) where a monotone
+    // search only admits vanishing steps. Returns whether Armijo held; best_alpha is then the
+    // accepted trial, otherwise that of least psi, best_psi (best_alpha = 0: none below psi).
     double best_alpha = 0.0, best_psi = psi;
+    double psi_ref = psi;
+    for (double v : recent) psi_ref = std::max(psi_ref, v);
     const auto search = [&](const Eigen::VectorXd& d, const Eigen::VectorXd& Wd, double slope) {
       double alpha = 1.0;
       for (int ls = 0; ls <= options_.line_search_steps; ++ls, alpha *= 0.5) {
@@ -404,15 +400,59 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
           best_psi = psi_try;
           best_alpha = alpha;
         }
-        if (psi_try <= psi + 1e-4 * alpha * slope) return true;
+        if (psi_try <= psi_ref + 1e-4 * alpha * slope) {
+          best_alpha = alpha;  // the accepted trial, even if non-monotone
+          return true;
+        }
       }
       return false;
     };
-    // With the exact Jacobian, dr is a descent direction: grad psi . dr = -||phi||^2.
+    bool armijo = false;
+    for (;;) {
+      // Proximal shift of the diagonal (NewtonOptions::proximal), vanishing with phi.
+      const double proximal = lambda * phi_norm / (1.0 + phi_norm);
+      // Only rows coupled through W (a nonzero row of Omega) can make the matrix singular; the
+      // others (open contacts, min-map's inactive friction) keep their exact step r -> 0.
+      for (std::size_t b = 0; b < J.row.size(); ++b)
+        for (Index i = 0; i < J.size[b]; ++i) {
+          bool coupled = false;
+          for (Index j = 0; j < J.size[b]; ++j) coupled = coupled || J.omega[J.value[b] + i * J.size[b] + j] != 0.0;
+          shift[J.row[b] + i] = coupled ? proximal * rho[J.row[b] + i] : 0.0;
+        }
+      if (lu) {
+        std::string why;
+        if (!lu->solve(J, shift, phi, dr, report.inner_iterations, why))
+          return finish(SolverStatus::kFailed, "the Newton matrix is singular" + step + ": " + why);
+      } else {
+        const KrylovResult inner = krylov->solve(shift, phi, options_.krylov, dr);
+        report.inner_iterations += inner.iterations;
+        if (inner.status == KrylovStatus::kNonFinite)
+          return finish(SolverStatus::kFailed, "BiCGSTAB produced non-finite values" + step + ": " + inner.message);
+      }
+      if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step);
+      Wdr = W * dr;
+      if (options_.line_search_steps == 0) break;
+      // With the exact Jacobian, dr is a descent direction: grad psi . dr = -||phi||^2; the
+      // shifted one stays close to it.
+      best_alpha = 0.0;
+      best_psi = psi;
+      armijo = search(dr, Wdr, -2.0 * psi);
+      // A damped or failed step means the model (Omega W + E) is poor or nearly singular along
+      // dr: retry with a larger shift, which bends dr toward the gradient and shortens it.
+      // No growth left (proximal = 0, proximal_growth = 1, or at the cap): keep this step.
+      if ((armijo && best_alpha == 1.0) || !(lambda > 0.0) || !(options_.proximal_growth > 1.0) ||
+          lambda * options_.proximal_growth > lambda_max)
+        break;
+      lambda *= options_.proximal_growth;
+      if (armijo) break;  // accepted, damped: the larger shift applies from the next step
+    }
+    if (options_.line_search_steps > 0 && armijo && best_alpha == 1.0)
+      lambda = std::max(options_.proximal, lambda / options_.proximal_growth);
+
     if (options_.line_search_steps == 0) {  // the seed's undamped iteration
       r += dr;
       u += Wdr;
-    } else if (search(dr, Wdr, -2.0 * psi)) {
+    } else if (armijo) {
       r += best_alpha * dr;
       u += best_alpha * Wdr;
     } else {
@@ -440,6 +480,8 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
                           " (natural-map error " + std::to_string(report.error) + ")");
       }
     }
+    recent.push_back(psi);
+    if (recent.size() > memory) recent.erase(recent.begin());
     psi = evaluate(p, rho, options_.function, u, r, phi, J);
     report.iterations = it + 1;
     report.error = natural_map_error(p, r, u).relative;

@@ -56,6 +56,17 @@ struct NewtonOptions {
   /// the generated heaps, 30 contacts need 34 steps instead of 150 (min-map), other sizes the
   /// same counts as without it; 0 = the exact Newton matrix.
   double proximal = 0.01;
+  /// Levenberg-Marquardt adaptation of the factor c above: multiplied by this after a damped step
+  /// (and the step re-solved at once when no trial meets Armijo), divided by it, down to
+  /// proximal, after each full step. The condensed chain over a box (W dense and singular) needs
+  /// it: with the fixed 0.01 and a monotone search, FB stalls at error 1.7e-8 and min-map at
+  /// 3e-7. 1 = the fixed factor; proximal = 0 keeps the exact matrix.
+  double proximal_growth = 10.0;
+  double proximal_range = 1e10;  ///< largest factor of that growth, relative to proximal
+  /// Non-monotone line search: Armijo is measured from the largest merit of the last this many
+  /// iterates (and the current one), which lets min-map steps cross the kinks of its merit. 0 =
+  /// monotone; the chain over a box then stalls (min-map) at error 4e-6.
+  int merit_memory = 10;
 };
 
 /// Non-smooth Newton. Per step, with u = W r + q and per-block (phi, Omega_c, E_c) from
@@ -63,8 +74,9 @@ struct NewtonOptions {
 /// E block-diagonal (1x1 per bilateral/unilateral row, 3x3 per contact, exact derivatives of the
 /// NCP functions, so convergence is quadratic near a strictly complementary solution). W is
 /// formed once per solve; only the block-diagonal factors change per step (eq. (26)). A
-/// backtracking line search on 1/2 ||phi||^2 damps the step (the exact step is a descent
-/// direction of that merit); when no trial meets Armijo (a nearly singular matrix), steepest
+/// non-monotone backtracking line search on 1/2 ||phi||^2 damps the step (the exact step is a
+/// descent direction of that merit); damped steps raise the proximal shift (Levenberg-Marquardt),
+/// and when no trial meets Armijo the step is re-solved with a larger shift, then steepest
 /// descent on that merit from the Cauchy point is tried, and the solve reports kNotConverged
 /// ("stalled") when neither decreases it. An exactly singular LU is retried with
 /// 1e-10 tr(W) / m added to the diagonal. Handles bilateral, unilateral and circular-cone

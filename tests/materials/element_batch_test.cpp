@@ -10,12 +10,13 @@
 #include "expect_error.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/materials/material.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew {
 namespace {
 
-// A 4x3x3 block of 6 tets per cell, rest spacing 0.1, deformed by up to 40% of the spacing so
-// some elements invert.
+// A block of 4x3x3 cells of 6 tets (scene::box_tet_mesh), rest spacing 0.1, deformed by up to
+// 40% of the spacing so some elements invert.
 struct Mesh {
   std::vector<double> x;
   std::vector<Index> tets;
@@ -23,36 +24,16 @@ struct Mesh {
 };
 
 Mesh make_mesh() {
+  const scene::TetMesh mesh = scene::box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{0.4, 0.3, 0.3}}, 4, 3, 3);
   Mesh m;
-  const int nx = 5, ny = 4, nz = 4;
-  auto id = [&](int i, int j, int k) { return static_cast<Index>(i + nx * (j + ny * k)); };
-  std::vector<double> X;
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) X.insert(X.end(), {0.1 * i, 0.1 * j, 0.1 * k});
-  // Kuhn split of each cube into 6 positively oriented tets along the (0,0,0)-(1,1,1) diagonal.
-  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k + 1 < nz; ++k)
-    for (int j = 0; j + 1 < ny; ++j)
-      for (int i = 0; i + 1 < nx; ++i)
-        for (const auto& p : perms) {
-          int c[3] = {i, j, k};
-          Index v[4];
-          v[0] = id(c[0], c[1], c[2]);
-          for (int s = 0; s < 3; ++s) {
-            ++c[p[s]];
-            v[s + 1] = id(c[0], c[1], c[2]);
-          }
-          double Xe[12];
-          for (int a = 0; a < 4; ++a)
-            for (int d = 0; d < 3; ++d) Xe[3 * a + d] = X[3 * static_cast<std::size_t>(v[a]) + d];
-          const TetRest r = tet_rest(Xe);
-          if (r.volume < 0) std::swap(v[2], v[3]);
-          for (int a = 0; a < 4; ++a)
-            for (int d = 0; d < 3; ++d) Xe[3 * a + d] = X[3 * static_cast<std::size_t>(v[a]) + d];
-          m.rests.push_back(make_tet_rest(Xe));
-          m.tets.insert(m.tets.end(), v, v + 4);
-        }
+  const std::vector<double> X = scene::interleaved(mesh.vertices);
+  for (const auto& t : mesh.tets) {
+    double Xe[12];
+    for (int a = 0; a < 4; ++a)
+      for (int d = 0; d < 3; ++d) Xe[3 * a + d] = X[3 * static_cast<std::size_t>(t[a]) + d];
+    m.rests.push_back(make_tet_rest(Xe));
+    m.tets.insert(m.tets.end(), t.begin(), t.end());
+  }
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(-0.04, 0.04);
   m.x = X;

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/SparseCholesky>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -44,7 +42,6 @@ inline Statics solve_statics(const model::MechanicalSystem& system, Eigen::Vecto
     const Eigen::VectorXd ff = P * f;
     out.residual = ff.norm();
     if (first < 0) first = out.residual;
-    if (std::getenv("SINEW_DEBUG_STATICS")) std::printf("  newton %d residual %.3e\n", out.iterations, out.residual);
     if (out.residual <= tol * first || out.iterations == max_iterations) break;
     CsrMatrix K;
     system.stiffness(0.0, out.q, zero, false, K);

@@ -1,6 +1,7 @@
 /// @file
-/// @brief Procedural meshes for built-in scenes, tests and benchmarks: a box of conforming
-/// tetrahedra and a rectangle of triangles, with positively oriented elements.
+/// @brief Procedural meshes for built-in scenes, tests and benchmarks (no data files): a box and a
+/// ball of conforming tetrahedra, a rectangle of triangles, all positively oriented, and the
+/// boundary surface of a tetrahedral mesh.
 #pragma once
 
 #include <array>
@@ -28,6 +29,22 @@ struct TriangleMesh {
 /// Vertex (i, j, k) has index i + (nx + 1) (j + (ny + 1) k).
 /// @throws sinew::Error when a cell count is < 1 or the box is empty (hi <= lo in a coordinate).
 TetMesh box_tet_mesh(const Vec3& lo, const Vec3& hi, int nx, int ny, int nz);
+
+/// The ball of @p radius around @p center: the cube [-1, 1]^3 with n cells per side split as in
+/// box_tet_mesh but with each cell's diagonal mirrored to point away from the centre (so no tet
+/// has all four vertices on the surface), each vertex p moved to center + radius p ||p||_inf / ||p||_2. The map sends the cube's
+/// surface onto the sphere and is orientation-preserving (its Jacobian determinant is
+/// (||p||_inf / ||p||_2)^3 > 0, the factor being homogeneous of degree 0), so the mesh stays
+/// conforming and positively oriented; elements near the cube's corners are the flattest.
+/// (n + 1)^3 vertices, 6 n^3 tets; the volume tends to 4/3 pi r^3 at second order in 1/n.
+/// @throws sinew::Error when n < 1 or radius is not finite and positive.
+TetMesh ball_tet_mesh(const Vec3& center, double radius, int n);
+
+/// The boundary faces of @p mesh (faces of exactly one tet), oriented with outward normals and
+/// listed in a deterministic order (by owning tet, then face). The triangles index @p mesh's
+/// vertices; interior vertices are kept (unreferenced), so per-vertex data stays aligned.
+/// @throws sinew::Error when a face is shared by more than two tets (not a manifold tet mesh).
+TriangleMesh boundary_triangles(const TetMesh& mesh);
 
 /// The rectangle [lo, hi] x {z} split into nx x ny cells of 2 triangles each.
 /// Vertex (i, j) has index i + (nx + 1) j.

@@ -1,5 +1,7 @@
 // Frictional-contact solvers side by side on the same FCLIB problems: sinew's projected
-// Gauss-Seidel and non-smooth Newton (Fischer-Burmeister, min-map) in this process, and Siconos'
+// Gauss-Seidel, non-smooth Newton (Fischer-Burmeister, min-map) with exact Jacobians, and the
+// realtime paper's own Newton step (diagonal indicators + conjugate residual, sinew_nsn_cr_*) in
+// this process, and Siconos'
 // fc3d solvers (NSN_AC, NSN_FB, NSGS), each run of a peer solver in its own process
 // (bench/peers/siconos_fc3d). Every solver starts from r = 0 and stops at the natural-map error
 // 1e-8 relative to ||q|| (the measure of Siconos' fc3d_compute_error, natural_map.hpp), so the
@@ -33,6 +35,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/constraints/seed_newton_solver.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace {
@@ -122,6 +125,12 @@ std::unique_ptr<ConstraintSolver> make_solver(const std::string& name) {
     o.stop = {kTolerance, 100000};
     return std::make_unique<PgsSolver>(o);
   }
+  if (name == "sinew_nsn_cr_fb" || name == "sinew_nsn_cr_minmap") {
+    SeedNewtonOptions o;
+    o.stop = {kTolerance, 2000};  // linear convergence (frozen friction compliance): more steps
+    o.function = name == "sinew_nsn_cr_fb" ? NcpFunction::kFischerBurmeister : NcpFunction::kMinMap;
+    return std::make_unique<SeedNewtonSolver>(*g_backend, o);
+  }
   NewtonOptions o;
   o.stop = {kTolerance, 200};
   o.function = name == "sinew_nsn_fb" ? NcpFunction::kFischerBurmeister : NcpFunction::kMinMap;
@@ -160,7 +169,8 @@ void register_benchmarks() {
   for (const auto& problem : g_problems) {
     const Problem* p = problem.get();
     const std::string suffix = "/" + p->name + "/contacts:" + std::to_string(p->local.blocks.size());
-    for (const char* solver : {"sinew_pgs", "sinew_nsn_fb", "sinew_nsn_minmap"})
+    for (const char* solver :
+         {"sinew_pgs", "sinew_nsn_fb", "sinew_nsn_minmap", "sinew_nsn_cr_fb", "sinew_nsn_cr_minmap"})
       benchmark::RegisterBenchmark((std::string(solver) + suffix).c_str(),
                                    [p, name = std::string(solver)](benchmark::State& s) {
                                      auto solver = make_solver(name);

@@ -90,13 +90,17 @@ TEST(Sap, RandomProblemsReachTheConvexOptimum) {
     GlobalSolution s;
     const SolverReport rep = sap.solve(g, s);
     std::cout << "[figures] seed " << seed << " sap: " << to_string(rep.status) << ", " << rep.iterations
-              << " Newton steps, scaled gradient " << rep.error << "\n";
+              << " Newton steps, natural-map error of the original problem " << rep.error << " (" << rep.message
+              << ")\n";
     ASSERT_TRUE(rep.converged()) << rep.message;
     EXPECT_LE(rep.iterations, 30);
     // Optimality of the convex problem in local form: gamma in K, u~ = u + R gamma in K*
     // (not De Saxce-modified) and gamma . u~ = 0; bilateral u~ = 0; unilateral complementarity.
     EigenLdltSolver mass;
     const DelassusProblem local = to_delassus(g, mass);
+    // The reported error is the common natural-map error of the original problem at r.
+    EXPECT_NEAR(rep.error, natural_map_error(local, s.r).relative, 1e-12);
+    EXPECT_GT(rep.error, 0.0) << "R > 0: the convex optimum is not the Signorini-Coulomb solution";
     const Eigen::VectorXd u = to_eigen(local.W) * s.r + local.q + sap.regularization().cwiseProduct(s.r);
     const double tol = 1e-8 * (1.0 + local.q.norm()) * (1.0 + s.r.norm());
     Index i = 0;

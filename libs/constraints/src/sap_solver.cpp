@@ -2,6 +2,8 @@
 
 #include <Eigen/SparseCholesky>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
@@ -11,6 +13,13 @@ namespace sinew::constraints {
 namespace {
 
 using ColSparse = Eigen::SparseMatrix<double>;
+
+// A number for messages: 3 significant digits (std::to_string prints 1e-11 as 0.000000).
+std::string sci(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
 
 // Per-block impulse gamma = P_R(-R^-1 u), cost 1/2 ||gamma||_R^2 and G = dP_R/dy R^-1 (3x3 or 1x1
 // in the top-left corner).
@@ -109,6 +118,17 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
   if (p.compliance.size()) R += p.compliance;
   R_ = R;
 
+  // The common error measure (natural_map.hpp) of the ORIGINAL problem (without R) at r = gamma:
+  // u = W gamma + q = H^T M^-1 (H gamma + f) + w + C gamma (to_delassus), one solve with M's
+  // factor; natural_map_error(problem, r, u) reads only q and the blocks, so W is not formed.
+  DelassusProblem original;
+  original.q = Ht * v_star + p.w;
+  original.blocks = p.blocks;
+  const auto natural_map = [&](const Eigen::VectorXd& impulse) {
+    Eigen::VectorXd u_r = Ht * mass.solve(Eigen::VectorXd(H * impulse + p.f)) + p.w;
+    if (p.compliance.size()) u_r += p.compliance.cwiseProduct(impulse);
+    return natural_map_error(original, impulse, u_r).relative;
+  };
   Eigen::VectorXd v = v_star;
   if (solution.r.size() == m) v = mass.solve(Eigen::VectorXd(H * solution.r + p.f));
   Eigen::VectorXd gamma(m), u(m), grad(n), dv(n), du(m), gamma_a(m);
@@ -130,16 +150,19 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
     const Eigen::VectorXd impulse = H * gamma;
     grad = momentum - impulse;
     const double scale = std::max((D.asDiagonal() * (M * v)).norm(), (D.asDiagonal() * impulse).norm());
-    report.error = (D.asDiagonal() * grad).norm() / (scale > 0.0 ? scale : 1.0);
+    const double optimality = (D.asDiagonal() * grad).norm() / (scale > 0.0 ? scale : 1.0);
+    report.error = natural_map(gamma);
     if (it > 0) report.error_history.push_back(report.error);
-    if (!std::isfinite(report.error))
+    const std::string figures =
+        " (scaled gradient " + sci(optimality) + ", natural-map error " + sci(report.error) + ")";
+    if (!std::isfinite(optimality) || !std::isfinite(report.error))
       return finish(SolverStatus::kFailed, "non-finite gradient at step " + std::to_string(it));
-    if (report.error <= options_.stop.tolerance)
-      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps");
+    if (optimality <= options_.stop.tolerance)
+      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps" + figures);
     if (it == options_.stop.max_iterations)
-      return finish(SolverStatus::kNotConverged, "scaled gradient " + std::to_string(report.error) + " > tolerance " +
-                                                     std::to_string(options_.stop.tolerance) + " after " +
-                                                     std::to_string(it) + " Newton steps");
+      return finish(SolverStatus::kNotConverged, "scaled gradient " + sci(optimality) + " > tolerance " +
+                                                     sci(options_.stop.tolerance) + " after " + std::to_string(it) +
+                                                     " Newton steps" + figures);
     // Newton step on M + H^T G H (G block diagonal, PSD): sparse LDL^T.
     std::vector<Eigen::Triplet<double>> triplets;
     for (std::size_t b = 0; b < p.blocks.size(); ++b) {
@@ -188,9 +211,9 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
       alpha = 0.0;  // not a descent direction (round-off at the optimum): stop moving
     }
     if (alpha == 0.0)
-      return finish(SolverStatus::kNotConverged, "no descent left at scaled gradient " + std::to_string(report.error) +
+      return finish(SolverStatus::kNotConverged, "no descent left at scaled gradient " + sci(optimality) +
                                                      " (round-off floor above the tolerance " +
-                                                     std::to_string(options_.stop.tolerance) + ")");
+                                                     sci(options_.stop.tolerance) + ")" + figures);
     v += alpha * dv;
     report.iterations = it + 1;
   }

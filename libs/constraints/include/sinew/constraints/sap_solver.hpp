@@ -13,7 +13,11 @@
 /// to_delassus): Anitescu's convex relaxation of Coulomb friction with compliance R. It differs
 /// from Signorini-Coulomb by O(R) and, while sliding, by the separation velocity
 /// u_n = mu ||u_T|| of the convex model, so its stopping test is its own optimality
-/// (the scaled gradient), not the natural map of the original problem.
+/// (the scaled gradient, SapOptions::stop), not the natural map of the original problem. What it
+/// REPORTS (SolverReport::error, error_history) is nevertheless the common measure of every
+/// solver: the natural-map error (natural_map.hpp) of the original problem (without R, with its
+/// compliance) at gamma, relative to ||q||, q = H^T M^-1 f + w; it stays O(R) and does not reach
+/// 1e-8 when contacts slide or R is not tiny. The scaled gradient is given in the message.
 #pragma once
 
 #include "sinew/constraints/constraint_solver.hpp"
@@ -24,7 +28,8 @@ namespace sinew::constraints {
 /// Options of SapSolver.
 struct SapOptions {
   /// Stopping rule on ||D grad l|| <= tolerance * max(||D M v||, ||D H gamma||), D = diag(M)^-1/2
-  /// (SAP's scaled optimality); at most max_iterations Newton steps.
+  /// (SAP's scaled optimality); at most max_iterations Newton steps. The report's error is the
+  /// natural-map error instead (class comment).
   ConstraintSolverOptions stop{1e-10, 100};
   /// R_n = rigid_fraction * w_c for normal, unilateral and bilateral rows, w_c = trace(W_cc) / size
   /// estimated with diag(M) as sum_j H_jc^2 / M_jj; SAP's near-rigid choice beta^2 / (4 pi^2) with beta = 1,
@@ -48,7 +53,8 @@ class SapSolver {
   std::string name() const { return "sap"; }
 
   /// Solves @p problem; @p solution.r (m) is the warm start when non-empty (v starts at
-  /// M^-1 (H r + f)). The report's error is the final scaled gradient norm (see SapOptions).
+  /// M^-1 (H r + f)). It stops on the scaled gradient (SapOptions::stop); the report's error and
+  /// error_history are the natural-map error of the original problem (natural_map.hpp).
   /// @throws sinew::Error on invalid input or box-friction blocks.
   SolverReport solve(const GlobalProblem& problem, GlobalSolution& solution);
   /// (m) the regularization R of the last solve (FCLIB row order): its optimum solves the local

@@ -1,0 +1,115 @@
+/// @file
+/// @brief The realtime hyperelastic paper's own non-smooth Newton step (Sec. 5.2-5.4,
+/// Algorithm 3's inner solve): DIAGONAL non-smooth indicators (eq. (25), seed_indicators.hpp),
+/// the symmetric Schur complement Omega W Omega^T + E (eq. (26)) with W formed once, the
+/// complementarity preconditioner from diag(W) (eq. (28)) and a few conjugate-residual
+/// iterations per step, all on a Backend.
+///
+/// The step in FCLIB's variables. With per-row indicators omega_i >= 0 and e_i >= 0 at the
+/// current (u, r), u = W r + q, the seed's linearization (eqs. (17), (21)-(22)) is
+///   (Omega W + E) dr = -phi.                                                      (a)
+/// Rows with omega_i = 0 (open unilateral rows under min-map, inactive friction, FB rows whose
+/// omega is below 1e-8) do not see W: dr_i = -phi_i / e_i (their e_i > 0). Call them O, the
+/// others C. For C substitute dr_C = Omega_C y: row i of (a) then reads
+///   omega_i (W Omega y)_i + e_i omega_i y_i = -phi_i - omega_i (W dr_O)_i,
+/// i.e. (Omega W Omega + E Omega) y = -phi_C - Omega W dr_O, symmetric positive semi-definite
+/// (E Omega >= 0 diagonal). This is eq. (26)'s Omega W Omega^T + E: the seed applies the
+/// constraint forces through J^T = H^T Omega (eq. (21)), so its multipliers are y and FCLIB's
+/// impulses are r = Omega y, and its E on y is our E Omega. Rows of O get 1 on the operator's
+/// diagonal and 0 on the right-hand side (y_O = 0), so CR sees one nonsingular-on-O symmetric
+/// matrix. The step is dr = Omega y + dr_O.
+/// Why not the other symmetric form (W_CC + E_C Omega_C^-1) dr_C = -Omega_C^-1 phi_C - W_CO dr_O
+/// (row i divided by omega_i)? It is the same system scaled by Omega on both sides, and the
+/// Jacobi-preconditioned CR iterates are invariant under such a scaling (the preconditioner
+/// omega_i^2 W_ii + e_i omega_i scales with it), so it is not better; the seed's form is kept.
+///
+/// Preconditioner of CR: the inverse diagonal 1 / (omega_i^2 W_ii + e_i omega_i) (1 on O).
+/// Friction uses the seed's fixed-point split (E_f frozen within a step), so convergence is
+/// linear at best.
+///
+/// Globalization (not in the seed, whose Algorithm 3 takes ~10 undamped steps per time step and
+/// never checks convergence). The undamped iteration cycles wherever W is rank-deficient, which
+/// is the common case of rigid bodies with several contacts: on a box resting on its 4 corners
+/// (12 rows of rank 6) the friction jumps between the front and back pairs every step (one pair
+/// classified stick takes the whole load, leaving the other outside its cone, and back), and it
+/// stalled at error 3e-2 on that box and at 0.2-1 on the generated heaps. So, by default:
+///  - a backtracking search on the natural-map error (the reported measure) damps the step;
+///  - a proximal shift c err / (1 + err) rho is added to E on coupled rows (the diagonal stays
+///    diagonal, the matrix symmetric): it picks, among the steps of a singular Omega W Omega, one
+///    close to the current r, and it vanishes with the error; c adapts like Levenberg-Marquardt
+///    (grows after a damped or failed step, shrinks after a full one, restarts when capped).
+/// SeedNewtonOptions with line_search_steps = 0 and proximal = 0 is the seed's undamped iteration.
+#pragma once
+
+#include <memory>
+
+#include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/core/backend.hpp"
+#include "sinew/linalg/krylov.hpp"
+
+namespace sinew::constraints {
+
+/// Options of SeedNewtonSolver. Figures: serial backend, to error 1e-8 from r = 0, on the
+/// generated heaps of bench/contact_solvers_bench (mu = 0.5; W rank-deficient) and the problems
+/// of seed_newton_solver_test; the file comment explains the globalization.
+struct SeedNewtonOptions {
+  /// Tolerance on the natural-map error and limit of Newton steps. The fixed-point friction
+  /// converges linearly (the 1000-contact heap takes ~470 steps), hence 2000, not NewtonSolver's 100.
+  ConstraintSolverOptions stop{1e-8, 2000};
+  NcpFunction function = NcpFunction::kFischerBurmeister;  ///< the seed's choice (Sec. 6)
+  /// CR iterations per Newton step: the seed's Table 3 count. Times to 1e-8 (min-map / FB) on the
+  /// 100- and 1000-contact heaps: 5 iterations 0.036 / 0.033 s and 0.65 / 0.67 s; 10: 0.040 /
+  /// 0.037 s and 0.71 / 0.79 s; 20: 0.056 / 0.049 s and 0.79 / 0.77 s; 50: 0.09 s and 1.6-1.8 s
+  /// (fewer Newton steps, 250 -> 215 and 473 -> 321, do not pay for the CR work). 5 and 10 are
+  /// within the noise of a shared machine; 10 is kept as the seed's value.
+  int cr_iterations = 10;
+  /// Relative CR residual that ends a step's CR early; 0 = always cr_iterations (the seed's
+  /// fixed count). 1e-2 with up to 50 iterations measured 0.049 / 0.047 s and 0.64 / 0.64 s on
+  /// the same heaps, i.e. no better than the fixed 10; 1e-4: 0.063 s and 1.2-1.3 s.
+  double cr_tolerance = 0.0;
+  /// Step halvings of the backtracking search on the natural-map error (sufficient decrease
+  /// 1e-4 alpha); 0 = the seed's undamped step (then the proximal shift below is not adapted).
+  /// 5: on the test problems 339 steps in all vs 339-359 with 10 or 20 halvings.
+  int line_search_steps = 5;
+  /// Initial and smallest proximal factor c (the shift c err / (1 + err) rho on the coupled rows'
+  /// E). 1: on the test problems (an incline box, 6 random problems, 3 rank-deficient heaps)
+  /// 339 steps in all and no failure; 0.1: 444 steps; 10: 376; 0 (line search only): failures
+  /// on the incline and on a heap.
+  double proximal = 1.0;
+  /// Factor by which c grows after a damped or failed step and shrinks after a full one.
+  double proximal_growth = 10.0;
+  /// Largest c relative to proximal; when reached and no trial decreases the error, the trial of
+  /// least error is taken and c restarts at proximal. 1e6: with caps of 1e2-1e5 the incline box
+  /// did not converge in 1000 steps.
+  double proximal_range = 1e6;
+};
+
+/// The seed's non-smooth Newton with diagonal indicators and conjugate residual (file comment).
+/// Per step, on the backend given at construction: one per-block kernel (for_each_range on host
+/// backends, a CUDA kernel of the same SINEW_HD functions on "cuda") evaluates phi, omega, e and
+/// the CR quantities; CR runs on the operator y -> Omega W Omega y + (E Omega) y with W uploaded
+/// once per solve; then r = r_prev + alpha dr and u = W r + q. r and u are downloaded once per
+/// trial step to evaluate the natural-map error on the host (the common stopping rule, report
+/// and line-search merit). Handles
+/// bilateral, unilateral and circular-cone contact blocks; needs W_ii > 0 (eq. (28)).
+/// Deterministic: the backends' reductions have a fixed order, so serial and tbb give the same
+/// bits. report.inner_iterations counts CR iterations.
+class SeedNewtonSolver final : public ConstraintSolver {
+ public:
+  /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options.
+  explicit SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options = {});
+  ~SeedNewtonSolver() override;
+  /// "newton-cr-fb" or "newton-cr-minmap".
+  std::string name() const override;
+
+ protected:
+  SolverReport do_solve(const DelassusProblem& problem, Eigen::VectorXd& r) override;
+  void check_supported(const DelassusProblem& problem) const override;
+
+ private:
+  Backend* backend_;
+  SeedNewtonOptions options_;
+  std::unique_ptr<ConjugateResidual> cr_;
+};
+
+}  // namespace sinew::constraints

@@ -1,0 +1,159 @@
+// One local-global step (5 L-G iterations, the paper's Table 3 setting) of a cantilever bar of
+// stable Neo-Hookean or ARAP tetrahedra, per backend and per global step kind:
+//   sparse_inverse  q = S'^T (S' b), two SpMVs on the backend (the seed paper's Algorithm 2);
+//   cholmod         CHOLMOD forward and backward substitutions on the host (Algorithm 1);
+//   jacobi          one Jacobi sweep from the previous iterate (the incomplete baseline, Wang 2015).
+// Counters: local, rhs, global and frame milliseconds per step (phases synchronized), the global
+// step's bandwidth (bytes of S' or A_s per apply over its time), entries of S' and of the
+// Cholesky factor it came from, and S' MiB (values and indices).
+//
+//   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--model=arap|corotational|stable_neo_hookean]
+//                      [Google Benchmark flags]
+// A bar NXxNYxNZ has NX NY NZ cubes of 6 tetrahedra (1056, 9984 and 50112 tetrahedra by default).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_flags.hpp"
+#include "sinew/backends/registry.hpp"
+#include "sinew/integrators/local_global.hpp"
+#include "sinew/linalg/sparse_inverse.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
+
+namespace {
+
+using namespace sinew;
+using integrators::GlobalStepKind;
+using integrators::LocalGlobalIntegrator;
+
+struct BarSize {
+  int nx, ny, nz;
+};
+
+MaterialModel g_model = MaterialModel::kStableNeoHookean;
+
+// The bar [0, L] x [-a/2, a/2]^2 with L = 4a per 4 cells of length, clamped at x = 0 by pins.
+integrators::LocalGlobalDescription bar(const BarSize& s) {
+  const double cell = 0.25 / s.ny;  // cross-section 0.25 m whatever the resolution
+  const scene::TetMesh mesh = scene::box_tet_mesh(Vec3{{0, -0.125, -0.125 * s.nz / s.ny}},
+                                                  Vec3{{cell * s.nx, 0.125, 0.125 * s.nz / s.ny}}, s.nx, s.ny, s.nz);
+  integrators::LocalGlobalDescription d;
+  d.rest_positions = scene::interleaved(mesh.vertices);
+  for (const auto& t : mesh.tets) d.tets.insert(d.tets.end(), t.begin(), t.end());
+  d.model = g_model;
+  d.elastic = {1e6, 0.3};
+  d.time_step = 0.01;
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i)
+    if (mesh.vertices[i][0] == 0.0) d.targets.push_back({static_cast<Index>(i), mesh.vertices[i], 0.0});
+  return d;
+}
+
+// The integrator of the benchmark running now, kept between Google Benchmark's calls of one
+// benchmark (setup, including the sparse inverse, is not timed) and replaced for the next one.
+struct Cached {
+  std::string key;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<LocalGlobalIntegrator> lg;
+  double setup_seconds = 0.0;
+};
+Cached g_cached;
+
+LocalGlobalIntegrator& integrator(const std::string& key, const std::string& backend_name, const BarSize& size,
+                                  GlobalStepKind kind) {
+  if (g_cached.key != key) {
+    g_cached.lg.reset();
+    g_cached.backend = make_backend(backend_name);
+    integrators::LocalGlobalOptions options;
+    options.iterations = 5;
+    options.global_step = kind;
+    options.record_energy = false;  // the step's own cost only
+    options.time_phases = true;
+    const auto t0 = std::chrono::steady_clock::now();
+    g_cached.lg = std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, bar(size), options);
+    g_cached.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g_cached.key = key;
+    for (int s = 0; s < 3; ++s) g_cached.lg->step();  // warm up: first touches, transpose patterns
+  }
+  return *g_cached.lg;
+}
+
+void run_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size,
+              GlobalStepKind kind) {
+  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, kind);
+  double local = 0, rhs = 0, global = 0, frame = 0;
+  bool ok = true;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const integrators::LocalGlobalReport r = lg.step();
+    frame += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    local += r.local_seconds;
+    rhs += r.rhs_seconds;
+    global += r.global_seconds;
+    ok = ok && r.ok();
+  }
+  if (!ok) state.SkipWithError("a step reported non-finite values");
+  const double n = static_cast<double>(state.iterations());
+  state.counters["tets"] = static_cast<double>(lg.num_tets());
+  state.counters["vertices"] = lg.num_vertices();
+  state.counters["local_ms"] = 1e3 * local / n;
+  state.counters["rhs_ms"] = 1e3 * rhs / n;
+  state.counters["global_ms"] = 1e3 * global / n;
+  state.counters["frame_ms"] = 1e3 * frame / n;
+  state.counters["setup_s"] = g_cached.setup_seconds;
+  if (global > 0 && lg.global_bytes_per_apply() > 0)
+    state.counters["global_GB/s"] = lg.global_bytes_per_apply() * lg.options().iterations * n / global * 1e-9;
+  if (const SparseInverse* s = lg.sparse_inverse()) {
+    state.counters["S_nnz"] = static_cast<double>(s->nnz());
+    state.counters["L_nnz"] = static_cast<double>(s->factor_nnz());
+    state.counters["S_MiB"] = static_cast<double>(s->bytes_with_indices()) / (1024.0 * 1024.0);
+  }
+}
+
+std::vector<BarSize> parse_bars(const std::string& text) {
+  std::vector<BarSize> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    BarSize b{};
+    if (std::sscanf(item.c_str(), "%dx%dx%d", &b.nx, &b.ny, &b.nz) != 3 || b.nx < 1 || b.ny < 1 || b.nz < 1) {
+      std::fprintf(stderr, "local_global_bench: --bars expects NXxNYxNZ,... with positive counts, got '%s'\n",
+                   item.c_str());
+      std::exit(2);
+    }
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<BarSize> bars = parse_bars(bench::take_flag(argc, argv, "bars", "11x4x4,26x8x8,58x12x12"));
+  g_model = parse_material_model(bench::take_flag(argc, argv, "model", "stable_neo_hookean"));
+  for (const BarSize& size : bars)
+    for (GlobalStepKind kind : {GlobalStepKind::kSparseInverse, GlobalStepKind::kCholmod, GlobalStepKind::kJacobi})
+      for (const BackendInfo& info : builtin_backends().list()) {
+        if (!info.usable) continue;
+        const std::string name = std::string("local_global/") + material_model_name(g_model) + "/" +
+                                 std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" +
+                                 std::to_string(size.nz) + "/" + integrators::global_step_name(kind) + "/" + info.name;
+        benchmark::RegisterBenchmark(name.c_str(), [name, backend = info.name, size, kind](benchmark::State& s) {
+          run_step(s, name, backend, size, kind);
+        })->Unit(benchmark::kMillisecond);
+      }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  // Free backend memory before the backends' runtimes (Kokkos) shut down; the integrator first,
+  // as it holds arrays of its backend.
+  g_cached.lg.reset();
+  g_cached.backend.reset();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,91 @@
+// The per-element local step of LocalGlobalIntegrator (seed eq. (5)), written once as SINEW_HD
+// functions for the host backends (local_global.cpp) and the CUDA kernel (local_global_cuda.cu).
+// Private to the integrators library.
+#pragma once
+
+#include "sinew/core/config.hpp"
+#include "sinew/core/small_matrix.hpp"
+#include "sinew/core/svd3.hpp"
+#include "sinew/materials/arap.hpp"
+#include "sinew/materials/elastic_parameters.hpp"
+#include "sinew/materials/projective_local_steps.hpp"
+#include "sinew/materials/stable_neo_hookean.hpp"
+
+namespace sinew::integrators::detail {
+
+/// The element models of the local step (a plain int on the device).
+enum LocalModel : int { kLocalArap = 0, kLocalCorotational = 1, kLocalNeoHookean = 2 };
+
+/// What one local-step pass computes.
+enum LocalMode : int {
+  kLocalProject = 0,           ///< projections only
+  kLocalProjectAndEnergy = 1,  ///< projections and the element energy V Psi(G_i q)
+  kLocalEnergyOnly = 2         ///< element energy only (the final iterate); no projection, u untouched
+};
+
+/// Constants shared by every element of a local-step pass.
+struct LocalConstants {
+  int model;            ///< LocalModel
+  int mode;             ///< LocalMode
+  LameParameters lame;  ///< Lame parameters of the material
+};
+
+/// Total constraint weight W_i of an ARAP or co-rotational element (the factor of G_i^T G_i in
+/// A, eq. (6)): ARAP 2 mu V (w/2 ||F - R||^2 = V mu ||F - R||^2 = V Psi_Arap exactly);
+/// co-rotational 2 mu V + 3 lambda V (the ARAP constraint plus the volume constraint of
+/// projective_volume_projection()). Neo-Hookean weights are per element (ADMM penalties).
+SINEW_HD double projective_weight(const LocalConstants& c, double volume) {
+  if (c.model == kLocalArap) return 2.0 * c.lame.mu * volume;
+  return (2.0 * c.lame.mu + 3.0 * c.lame.lambda) * volume;
+}
+
+/// Local step of one element. Layouts are those of the G SpMV (rows (e, j), columns i): F_t holds
+/// F^T row-major (F_t[3 j + i] = F_ij) and p_w receives the weighted projection
+/// sum_k w_k p_k the same way, so that b = M q~ + h^2 G^T p_w (eq. (6)).
+/// @param F_t     (9) F = G_i q of the current iterate, transposed.
+/// @param weight  ADMM weight w_i of a Neo-Hookean element; unused by the other models.
+/// @param u       (9) ADMM scaled dual of a Neo-Hookean element (same layout), updated in place:
+///                u += F - z; unused by the other models.
+/// @param p_w     (9) output: ARAP 2 mu V R; co-rotational 2 mu V R + 3 lambda V p_vol;
+///                Neo-Hookean w (z - u) (ADMM-PD's global right-hand side).
+/// @param energy  output when the mode asks: V Psi(F) of the element's own model.
+SINEW_HD void local_step_element(const LocalConstants& c, double volume, double weight, const double* F_t, double* u,
+                                 double* p_w, double* energy) {
+  Mat3 F{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) F(i, j) = F_t[3 * j + i];
+  if (c.model == kLocalNeoHookean) {
+    if (c.mode != kLocalProject) *energy = volume * StableNeoHookean::energy(F, c.lame);
+    if (c.mode == kLocalEnergyOnly) return;
+    const double w = weight;
+    Mat3 F_hat{};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) F_hat(i, j) = F(i, j) + u[3 * j + i];
+    const Mat3 z = neo_hookean_local_projection(F_hat, c.lame, volume, w);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double un = u[3 * j + i] + F(i, j) - z(i, j);
+        u[3 * j + i] = un;
+        p_w[3 * j + i] = w * (z(i, j) - un);
+      }
+    return;
+  }
+  const Svd3 s = svd3(F);
+  const double d0 = s.sigma[0] - 1.0, d1 = s.sigma[1] - 1.0, d2 = s.sigma[2] - 1.0;
+  const bool corot = c.model == kLocalCorotational;
+  if (c.mode != kLocalProject) {
+    double e = c.lame.mu * (d0 * d0 + d1 * d1 + d2 * d2);
+    if (corot) e += 0.5 * c.lame.lambda * (d0 + d1 + d2) * (d0 + d1 + d2);
+    *energy = volume * e;
+  }
+  if (c.mode == kLocalEnergyOnly) return;
+  // R = U V^T with proper U, V: an inverted element (sigma2 < 0) gets the closest rotation
+  // (the smallest singular value's sign flipped), never a reflection.
+  const Mat3 R = s.U * transpose(s.V);
+  Mat3 P = mat3_scale(2.0 * c.lame.mu * volume, R);
+  if (corot) P = mat3_add(P, mat3_scale(3.0 * c.lame.lambda * volume, projective_volume_projection(s)));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) p_w[3 * j + i] = P(i, j);
+}
+
+}  // namespace sinew::integrators::detail

@@ -136,6 +136,7 @@ TEST(TetGen, BadFilesNameTheFileAndLine) {
   write_text(dir / "flat.ele", "1 4 0\n1 1 2 3 4\n");
   EXPECT_SINEW_ERROR(read_tetgen(dir / "flat"), "flat.ele:2", "zero volume");
   write_text(dir / "skip.node", "2 3 0 0\n1 0 0 0\n3 1 0 0\n");
+  write_text(dir / "skip.ele", "0 4 0\n");
   EXPECT_SINEW_ERROR(read_tetgen(dir / "skip"), "skip.node:3", "numbered consecutively");
   EXPECT_SINEW_ERROR(read_tetgen(dir / "missing"), "missing.node", "cannot open");
 }

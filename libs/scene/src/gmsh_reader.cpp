@@ -125,7 +125,7 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
 // Little cursor over the binary sections with the file's byte order.
 class Bytes {
  public:
-  Bytes(const std::string& text, std::size_t offset, std::string file, bool swap)
+  Bytes(std::string_view text, std::size_t offset, std::string file, bool swap)
       : text_(text), pos_(offset), file_(std::move(file)), swap_(swap) {}
   template <class T>
   T read(const char* what) {
@@ -149,7 +149,7 @@ class Bytes {
   std::string line() {
     const std::size_t end = text_.find('\n', pos_);
     const std::size_t stop = end == std::string::npos ? text_.size() : end;
-    std::string s = text_.substr(pos_, stop - pos_);
+    std::string s(text_.substr(pos_, stop - pos_));
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
     pos_ = end == std::string::npos ? text_.size() : end + 1;
     return s;
@@ -166,7 +166,7 @@ class Bytes {
   }
 
  private:
-  const std::string& text_;
+  std::string_view text_;
   std::size_t pos_;
   std::string file_;
   bool swap_;
@@ -245,9 +245,9 @@ void read_binary(Bytes& in, RawMesh& raw) {
 
 }  // namespace
 
-TetMesh read_gmsh(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  const std::string text = detail::read_file(path);
+TetMesh read_gmsh(const std::filesystem::path& path) { return parse_gmsh(detail::read_file(path), path.string()); }
+
+TetMesh parse_gmsh(std::string_view text, const std::string& file) {
   detail::Tokens head(text, file, 0);
   head.require_line("'$MeshFormat'");
   if (head.token(0) != "$MeshFormat") head.fail("not a Gmsh mesh: expected '$MeshFormat', found '" + std::string(head.token(0)).substr(0, 40) + "'");

@@ -43,9 +43,8 @@ void check_tets(const TetMesh& mesh, const std::string& file, const std::vector<
 namespace {
 
 // TetGen's .node file: the vertices and the numbering base (the first node's number).
-std::vector<Vec3> read_tetgen_nodes(const std::filesystem::path& file, long long& base) {
-  const std::string text = detail::read_file(file);
-  detail::Tokens in(text, file.string(), '#');
+std::vector<Vec3> parse_tetgen_nodes(std::string_view text, const std::string& file, long long& base) {
+  detail::Tokens in(text, file, '#');
   in.require_line("the header '<points> 3 <attributes> <markers>'");
   // Counts are checked against the bytes left: a point line has at least 7 ("1 0 0 0").
   const std::size_t n = in.count(0, "number of points", 7);
@@ -79,12 +78,16 @@ Index vertex_index(const detail::Tokens& in, std::size_t token, long long base, 
 }  // namespace
 
 TetMesh read_tetgen(const std::filesystem::path& base) {
+  const std::string node = detail::read_file(base.string() + ".node"), ele = detail::read_file(base.string() + ".ele");
+  return parse_tetgen(node, ele, base.string());
+}
+
+TetMesh parse_tetgen(std::string_view node, std::string_view ele, const std::string& name) {
   TetMesh mesh;
   long long numbering = 0;
-  mesh.vertices = read_tetgen_nodes(base.string() + ".node", numbering);
-  const std::filesystem::path file = base.string() + ".ele";
-  const std::string text = detail::read_file(file);
-  detail::Tokens in(text, file.string(), '#');
+  mesh.vertices = parse_tetgen_nodes(node, name + ".node", numbering);
+  const std::string file = name + ".ele";
+  detail::Tokens in(ele, file, '#');
   in.require_line("the header '<tetrahedra> <nodes per tetrahedron> <region attribute>'");
   const long long corners = in.integer(1, "nodes per tetrahedron");
   if (corners != 4) in.fail("only 4-node tetrahedra are supported, found " + std::to_string(corners) + " nodes");
@@ -98,14 +101,15 @@ TetMesh read_tetgen(const std::filesystem::path& base) {
       mesh.tets[e][a] = vertex_index(in, static_cast<std::size_t>(1 + a), numbering, mesh.vertices.size());
     where[e] = std::to_string(in.line());
   }
-  detail::check_tets(mesh, file.string(), where);
+  detail::check_tets(mesh, file, where);
   return mesh;
 }
 
 TriangleMesh read_tetgen_faces(const std::filesystem::path& base) {
   TriangleMesh mesh;
   long long numbering = 0;
-  mesh.vertices = read_tetgen_nodes(base.string() + ".node", numbering);
+  const std::string node = detail::read_file(base.string() + ".node");
+  mesh.vertices = parse_tetgen_nodes(node, base.string() + ".node", numbering);
   const std::filesystem::path file = base.string() + ".face";
   const std::string text = detail::read_file(file);
   detail::Tokens in(text, file.string(), '#');
@@ -121,9 +125,10 @@ TriangleMesh read_tetgen_faces(const std::filesystem::path& base) {
   return mesh;
 }
 
-TriangleMesh read_obj(const std::filesystem::path& path) {
-  const std::string text = detail::read_file(path);
-  detail::Tokens in(text, path.string(), '#');
+TriangleMesh read_obj(const std::filesystem::path& path) { return parse_obj(detail::read_file(path), path.string()); }
+
+TriangleMesh parse_obj(std::string_view text, const std::string& name) {
+  detail::Tokens in(text, name, '#');
   TriangleMesh mesh;
   std::vector<Index> polygon;
   while (in.next_line()) {
@@ -153,7 +158,7 @@ TriangleMesh read_obj(const std::filesystem::path& path) {
     }
     // vt, vn, o, g, s, usemtl, mtllib, l, ...: not geometry sinew uses.
   }
-  if (mesh.triangles.empty()) throw Error(path.string() + ": no faces ('f' lines) found");
+  if (mesh.triangles.empty()) throw Error(name + ": no faces ('f' lines) found");
   return mesh;
 }
 

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "sinew/scene/procedural_mesh.hpp"
 
@@ -37,6 +39,16 @@ TetMesh read_gmsh(const std::filesystem::path& path);
 /// negative-relative, `v/vt/vn` forms; polygons split into fans); other statements ignored.
 /// @throws sinew::Error naming the file and line on any malformed or inconsistent input.
 TriangleMesh read_obj(const std::filesystem::path& path);
+
+/// read_tetgen() of texts already in memory: @p node and @p ele are the files' contents, @p name
+/// (e.g. the base path) prefixes the error messages.
+TetMesh parse_tetgen(std::string_view node, std::string_view ele, const std::string& name);
+
+/// read_gmsh() of a file's bytes in memory; @p name prefixes the error messages.
+TetMesh parse_gmsh(std::string_view bytes, const std::string& name);
+
+/// read_obj() of a file's text in memory; @p name prefixes the error messages.
+TriangleMesh parse_obj(std::string_view text, const std::string& name);
 
 /// Writes @p mesh as a Wavefront OBJ file (`v` and 1-based `f` lines, full double precision),
 /// atomically: to a temporary in the same folder, then renamed.

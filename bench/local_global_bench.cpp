@@ -7,9 +7,19 @@
 // step's bandwidth (bytes of S' or A_s per apply over its time), entries of S' and of the
 // Cholesky factor it came from, and S' MiB (values and indices).
 //
-//   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--model=arap|corotational|stable_neo_hookean]
-//                      [Google Benchmark flags]
-// A bar NXxNYxNZ has NX NY NZ cubes of 6 tetrahedra (1056, 9984 and 50112 tetrahedra by default).
+// Contact case (seed Sec. 5, Algorithm 4): a soft block (E = 1e5 Pa) resting on a frictional
+// plane (mu = 0.5), every vertex a contact candidate, its whole bottom face in contact; counters
+// named like the seed's Table 3 columns, milliseconds per step: schur_ms (collision excluded:
+// W = H S'^T S' H^T by SpGEMM and the Newton step's preparation), local_ms, global_ms
+// (q_free = S'^T S' b), assem_ms (q_loc), cst_solve_ms (seed Newton steps: indicators + CR),
+// corr_ms (q += A^-1 h H^T r), cst_global_ms (the four before), frame_ms (the step without
+// collision, phases synchronized) and collision_ms; contacts, newton and cr per step, and the
+// last local problem's natural-map error.
+//
+//   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--blocks=8x8x4,16x16x8]
+//                      [--model=arap|corotational|stable_neo_hookean] [Google Benchmark flags]
+// A bar NXxNYxNZ has NX NY NZ cubes of 6 tetrahedra (1056, 9984 and 50112 tetrahedra by default);
+// a block NXxNYxNZ is 0.2 m wide with cubic cells (1536 and 12288 tetrahedra by default).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -54,6 +64,21 @@ integrators::LocalGlobalDescription bar(const BarSize& s) {
   return d;
 }
 
+// The block [0, 0.2] x [0, 0.2 ny/nx] x [0, 0.2 nz/nx] resting on the plane z = 0 (mu = 0.5).
+integrators::LocalGlobalDescription block_on_plane(const BarSize& s) {
+  const double cell = 0.2 / s.nx;
+  const scene::TetMesh mesh =
+      scene::box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{cell * s.nx, cell * s.ny, cell * s.nz}}, s.nx, s.ny, s.nz);
+  integrators::LocalGlobalDescription d;
+  d.rest_positions = scene::interleaved(mesh.vertices);
+  for (const auto& t : mesh.tets) d.tets.insert(d.tets.end(), t.begin(), t.end());
+  d.model = g_model;
+  d.elastic = {1e5, 0.3};
+  d.time_step = 0.01;
+  d.obstacles.push_back(integrators::half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.5));
+  return d;
+}
+
 // The integrator of the benchmark running now, kept between Google Benchmark's calls of one
 // benchmark (setup, including the sparse inverse, is not timed) and replaced for the next one.
 struct Cached {
@@ -65,7 +90,7 @@ struct Cached {
 Cached g_cached;
 
 LocalGlobalIntegrator& integrator(const std::string& key, const std::string& backend_name, const BarSize& size,
-                                  GlobalStepKind kind) {
+                                  GlobalStepKind kind, bool contact = false) {
   if (g_cached.key != key) {
     g_cached.lg.reset();
     g_cached.backend = make_backend(backend_name);
@@ -75,7 +100,8 @@ LocalGlobalIntegrator& integrator(const std::string& key, const std::string& bac
     options.record_energy = false;  // the step's own cost only
     options.time_phases = true;
     const auto t0 = std::chrono::steady_clock::now();
-    g_cached.lg = std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, bar(size), options);
+    g_cached.lg =
+        std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, contact ? block_on_plane(size) : bar(size), options);
     g_cached.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     g_cached.key = key;
     for (int s = 0; s < 3; ++s) g_cached.lg->step();  // warm up: first touches, transpose patterns
@@ -115,6 +141,39 @@ void run_step(benchmark::State& state, const std::string& key, const std::string
   }
 }
 
+void run_contact_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size) {
+  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, GlobalStepKind::kSparseInverse, true);
+  std::map<std::string, double> sum;
+  bool ok = true;
+  integrators::LocalGlobalReport r;
+  for (auto _ : state) {
+    r = lg.step();
+    ok = ok && r.ok();
+    sum["schur_ms"] += r.schur_seconds;
+    sum["local_ms"] += r.local_seconds;
+    sum["global_ms"] += r.global_seconds;
+    sum["assem_ms"] += r.assembly_seconds;
+    sum["cst_solve_ms"] += r.constraint_seconds;
+    sum["corr_ms"] += r.correction_seconds;
+    sum["cst_global_ms"] += r.global_seconds + r.assembly_seconds + r.constraint_seconds + r.correction_seconds;
+    sum["frame_ms"] += r.frame_seconds;
+    sum["collision_ms"] += r.collision_seconds;
+    sum["rhs_ms"] += r.rhs_seconds;
+  }
+  if (!ok) state.SkipWithError("a step reported non-finite values");
+  const double n = static_cast<double>(state.iterations());
+  for (const auto& [name, seconds] : sum) state.counters[name] = 1e3 * seconds / n;
+  state.counters["tets"] = static_cast<double>(lg.num_tets());
+  state.counters["vertices"] = lg.num_vertices();
+  state.counters["contacts"] = static_cast<double>(r.contacts);
+  state.counters["newton"] = r.newton_steps;
+  state.counters["cr"] = r.cr_iterations;
+  state.counters["error"] = r.contact_error;
+  state.counters["setup_s"] = g_cached.setup_seconds;
+  if (const SparseInverse* s = lg.sparse_inverse())
+    state.counters["S_MiB"] = static_cast<double>(s->bytes_with_indices()) / (1024.0 * 1024.0);
+}
+
 std::vector<BarSize> parse_bars(const std::string& text) {
   std::vector<BarSize> out;
   std::stringstream ss(text);
@@ -135,6 +194,7 @@ std::vector<BarSize> parse_bars(const std::string& text) {
 
 int main(int argc, char** argv) {
   const std::vector<BarSize> bars = parse_bars(bench::take_flag(argc, argv, "bars", "11x4x4,26x8x8,58x12x12"));
+  const std::vector<BarSize> blocks = parse_bars(bench::take_flag(argc, argv, "blocks", "8x8x4,16x16x8"));
   g_model = parse_material_model(bench::take_flag(argc, argv, "model", "stable_neo_hookean"));
   for (const BarSize& size : bars)
     for (GlobalStepKind kind : {GlobalStepKind::kSparseInverse, GlobalStepKind::kCholmod, GlobalStepKind::kJacobi})
@@ -147,6 +207,16 @@ int main(int argc, char** argv) {
           run_step(s, name, backend, size, kind);
         })->Unit(benchmark::kMillisecond);
       }
+  for (const BarSize& size : blocks)
+    for (const BackendInfo& info : builtin_backends().list()) {
+      if (!info.usable || info.name == "cuda") continue;  // contact's collision and W expansion are host code
+      const std::string name = std::string("local_global_contact/") + material_model_name(g_model) + "/" +
+                               std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" + std::to_string(size.nz) +
+                               "/" + info.name;
+      benchmark::RegisterBenchmark(name.c_str(), [name, backend = info.name, size](benchmark::State& s) {
+        run_contact_step(s, name, backend, size);
+      })->Unit(benchmark::kMillisecond);
+    }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

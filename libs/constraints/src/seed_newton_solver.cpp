@@ -8,16 +8,13 @@
 
 #include "seed_newton_kernels.hpp"
 #include "sinew/constraints/natural_map.hpp"
+#include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 
 namespace sinew::constraints {
 
 namespace {
-
-using detail::SeedBlock;
-using detail::SeedKind;
-using detail::SeedRowsOut;
 
 // A number for messages: 3 significant digits, e.g. "2.5e-09" (std::to_string prints 0.000000).
 std::string sci(double x) {
@@ -26,52 +23,10 @@ std::string sci(double x) {
   return buf;
 }
 
-// y = Omega W Omega x + diag_add .* x (diag_add = E Omega on coupled rows, 1 on decoupled ones):
-// the seed's eq. (26) matrix in the multipliers y of the coupled rows (header comment).
-class SeedOperator final : public LinearOperator {
- public:
-  SeedOperator(Backend& backend, const DeviceCsr& W, const DeviceArray<double>& omega,
-               const DeviceArray<double>& diag_add, DeviceArray<double>& t)
-      : be_(&backend), W_(&W), omega_(&omega), diag_add_(&diag_add), t_(&t) {}
-  Index rows() const override { return W_->rows; }
-  void apply(const DeviceArray<double>& x, DeviceArray<double>& y) override {
-    be_->multiply(*omega_, x, *t_);                      // t = Omega x
-    be_->spmv(1.0, *W_, Op::kNoTranspose, *t_, 0.0, y);  // y = W Omega x
-    be_->multiply(*omega_, y, y);                        // y = Omega W Omega x
-    be_->multiply(*diag_add_, x, *t_);                   // t = (E Omega) x
-    be_->axpby(1.0, *t_, 1.0, y);                        // y += t
-  }
-
- private:
-  Backend* be_;
-  const DeviceCsr* W_;
-  const DeviceArray<double>*omega_, *diag_add_;
-  DeviceArray<double>* t_;
-};
-
-// The per-block kernel over a range of blocks on a host backend.
-class HostKernel final : public RangeKernel {
- public:
-  HostKernel(NcpFunction fn, const SeedBlock* blocks, const double* u, const double* r, const double* rho,
-             const double* diag_w, const double& proximal, const SeedRowsOut& out)
-      : fn_(fn), blocks_(blocks), u_(u), r_(r), rho_(rho), diag_w_(diag_w), proximal_(&proximal), out_(out) {}
-  void operator()(std::size_t begin, std::size_t end) const override {
-    for (std::size_t b = begin; b < end; ++b)
-      detail::seed_newton_block(fn_, blocks_[b], u_, r_, rho_, diag_w_, *proximal_, out_);
-  }
-
- private:
-  NcpFunction fn_;
-  const SeedBlock* blocks_;
-  const double *u_, *r_, *rho_, *diag_w_;
-  const double* proximal_;  // the current step's proximal factor, read at each run
-  SeedRowsOut out_;
-};
-
 }  // namespace
 
 SeedNewtonSolver::SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options)
-    : backend_(&backend), options_(options), cr_(std::make_unique<ConjugateResidual>(backend)) {
+    : backend_(&backend), options_(options) {
   require(options.stop.max_iterations >= 1,
           "SeedNewtonSolver: stop.max_iterations must be >= 1, got " + std::to_string(options.stop.max_iterations));
   require(options.stop.tolerance >= 0.0 && std::isfinite(options.stop.tolerance),
@@ -92,6 +47,8 @@ SeedNewtonSolver::SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& op
   require(host || (backend.name() == "cuda" && detail::have_cuda_seed_newton()),
           "SeedNewtonSolver: backend '" + backend.name() + "' (" + backend.execution_space() +
               ") does not run host code and has no seed Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
+  step_ = std::make_unique<SeedNewtonStep>(
+      backend, SeedStepOptions{options.function, options.cr_iterations, options.cr_tolerance});
 }
 
 SeedNewtonSolver::~SeedNewtonSolver() = default;
@@ -112,25 +69,13 @@ SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorX
   Backend& be = *backend_;
   const Index m = p.rows();
   const std::size_t n = static_cast<std::size_t>(m);
-  const std::vector<Index> offsets = block_offsets(p.blocks);
 
-  // diag(W) and eq. (28)'s preconditioner rho (FCLIB scaling, as NewtonSolver): W_jj for normal
-  // and unilateral rows, the tangent mean for both friction rows.
+  // diag(W); eq. (28)'s preconditioner rho (FCLIB scaling, as NewtonSolver) is derived from it by
+  // SeedNewtonStep::prepare: W_jj for normal and unilateral rows, the tangent mean for friction rows.
   std::vector<double> diag_w(n, 0.0);
   for (Index i = 0; i < m; ++i)
     for (Index k = p.W.row_ptr[i]; k < p.W.row_ptr[i + 1]; ++k)
       if (p.W.col_idx[k] == i) diag_w[i] += p.W.values[k];
-  std::vector<double> rho = diag_w;
-  std::vector<SeedBlock> blocks(p.blocks.size());
-  for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const Index i = offsets[b];
-    blocks[b].row = i;
-    blocks[b].mu = p.blocks[b].mu;
-    blocks[b].kind = p.blocks[b].kind == BlockKind::kBilateral    ? SeedKind::kBilateral
-                     : p.blocks[b].kind == BlockKind::kUnilateral ? SeedKind::kUnilateral
-                                                                  : SeedKind::kContact;
-    if (blocks[b].kind == SeedKind::kContact) rho[i + 1] = rho[i + 2] = 0.5 * (diag_w[i + 1] + diag_w[i + 2]);
-  }
   for (Index i = 0; i < m; ++i) {
     if (!(diag_w[i] > 0.0)) {
       report.status = SolverStatus::kFailed;
@@ -143,32 +88,16 @@ SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorX
 
   // Everything the iteration touches lives on the backend; W is uploaded once (eq. (26)).
   const DeviceCsr W = to_device(be, p.W);
-  DeviceArray<SeedBlock> d_blocks = be.upload(blocks);
-  DeviceArray<double> d_rho = be.upload(rho), d_diag_w = be.upload(diag_w);
+  step_->prepare(W, diag_w, p.blocks);
   DeviceArray<double> d_q = be.allocate<double>(n), d_r = be.allocate<double>(n), d_u = be.allocate<double>(n);
-  // (m) per row: indicators and CR quantities written by the kernel (seed_newton_kernels.hpp).
-  DeviceArray<double> omega = be.allocate<double>(n), diag_add = be.allocate<double>(n),
-                      inv_diag = be.allocate<double>(n), rhs = be.allocate<double>(n), dr_open = be.allocate<double>(n);
-  // (m) work: CR unknown y, step dr, operator temporary t.
-  DeviceArray<double> y = be.allocate<double>(n), dr = be.allocate<double>(n), t = be.allocate<double>(n),
-                      r_prev = be.allocate<double>(n);
+  DeviceArray<double> r_prev = be.allocate<double>(n);
   be.upload(p.q.data(), n, d_q);
   be.upload(r.data(), n, d_r);
-  const SeedRowsOut out{omega.data(), diag_add.data(), inv_diag.data(), rhs.data(), dr_open.data()};
-  const bool host = be.runs_host_code();
-  double proximal = 0.0;
-  const HostKernel kernel(options_.function, d_blocks.data(), d_u.data(), d_r.data(), d_rho.data(), d_diag_w.data(),
-                          proximal, out);
-  SeedOperator op(be, W, omega, diag_add, t);
-  KrylovOptions cr_options;
-  cr_options.tolerance = options_.cr_tolerance;
-  cr_options.max_iterations = options_.cr_iterations;
-  cr_options.record_history = false;
+  const DeviceArray<double>& dr = step_->dr();
 
   Eigen::VectorXd u(m);
   const auto update_u = [&] {  // u = W r + q on the backend, then r and u to the host
-    be.copy(d_q, d_u);
-    be.spmv(1.0, W, Op::kNoTranspose, d_r, 1.0, d_u);
+    step_->velocity(d_q, d_r, d_u);
     be.download(d_r, r.data(), n);
     be.download(d_u, u.data(), n);
   };
@@ -201,29 +130,13 @@ SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorX
     double error = error_before;
     for (;;) {
       // Proximal shift lambda err / (1 + err) rho on the coupled rows' E: vanishes with the error.
-      proximal = lambda * error_before / (1.0 + error_before);
-      // Indicators, eqs. (46)-(57), one block per index, at (u, r) = the step's start.
-      if (host) {
-        be.for_each_range(p.blocks.size(), kernel);
-      } else {
-        be.synchronize();  // inputs may still be in flight on the backend's stream
-        detail::seed_newton_blocks_cuda(options_.function, d_blocks.data(), p.blocks.size(), d_u.data(), d_r.data(),
-                                        d_rho.data(), d_diag_w.data(), proximal, out);
-      }
-      // rhs = -phi_C - Omega W dr_O (decoupled rows' steps moved to the right-hand side).
-      be.spmv(1.0, W, Op::kNoTranspose, dr_open, 0.0, t);
-      be.multiply(omega, t, t);
-      be.axpby(-1.0, t, 1.0, rhs);
-      be.fill(y, 0.0);
-      const KrylovResult inner = cr_->solve(op, rhs, y, cr_options, &inv_diag);
+      const double proximal = lambda * error_before / (1.0 + error_before);
+      // Indicators (eqs. (46)-(57)) at (u, r) = the step's start, then eq. (26) by CR into dr.
+      const KrylovResult inner = step_->direction(d_u, d_r, proximal);
       report.inner_iterations += inner.iterations;
       if (inner.status == KrylovStatus::kNonFinite)
         return finish(SolverStatus::kFailed,
                       "conjugate residual produced non-finite values" + step + ": " + inner.message);
-      // A breakdown (A p = 0 on a singular semi-definite system) or the iteration cap leaves y at
-      // CR's last iterate, still a residual-decreasing step: take it, as the seed does.
-      be.multiply(omega, y, dr);  // dr = Omega y + dr_O
-      be.axpby(1.0, dr_open, 1.0, dr);
       if (options_.line_search_steps == 0) {  // the seed's undamped step
         error = try_step(1.0);
         break;

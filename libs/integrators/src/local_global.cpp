@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "local_global_contact_solver.hpp"
 #include "local_global_cuda.hpp"
 #include "local_global_kernels.hpp"
 #include "sinew/core/error.hpp"
@@ -63,6 +64,16 @@ void LocalGlobalOptions::validate() const {
           "LocalGlobalOptions: jacobi_relaxation must lie in [0, 1] (0 = automatic), got " + num(jacobi_relaxation));
   require(std::isfinite(neo_hookean_weight) && neo_hookean_weight > 0.0,
           "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + num(neo_hookean_weight));
+  require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
+              contact.function == constraints::NcpFunction::kMinMap,
+          "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");
+  require(contact.cr_iterations >= 1,
+          "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
+  require(contact.newton_steps >= 1,
+          "LocalGlobalOptions: contact.newton_steps must be >= 1, got " + std::to_string(contact.newton_steps));
+  require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
+              contact.preconditioner == ContactPreconditioner::kMassInverse,
+          "LocalGlobalOptions: contact.preconditioner must be kDelassusDiagonal or kMassInverse");
 }
 
 struct LocalGlobalIntegrator::Impl {
@@ -100,6 +111,8 @@ struct LocalGlobalIntegrator::Impl {
   DeviceArray<double> pin_w3, pin_t3;   // (3n) pin weight and target per coordinate (0 if free)
   DeviceArray<double> F_t, p_w, u;      // (9 n_tets) F^T, weighted projections, ADMM dual (NH only)
   DeviceArray<double> energy, ones;     // (n_tets) element energies, ones for their sum
+  std::unique_ptr<detail::LocalGlobalContactSolver> contact;  // null without obstacles
+  std::vector<Obstacle> no_obstacles;                         // what obstacles() returns then
 
   void local_pass(int mode);
   double incremental_potential();
@@ -271,6 +284,10 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     require(std::isfinite(t.weight) && t.weight >= 0.0,
             name + ".weight must be finite and >= 0 (0 = automatic), got " + num(t.weight));
   }
+  detail::validate_contact(d, n, who);
+  require(d.obstacles.empty() || options.global_step == GlobalStepKind::kSparseInverse,
+          who + "obstacles: contact needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
+              global_step_name(options.global_step));
   if (!backend.runs_host_code()) {
     require(backend.name() == "cuda" && detail::have_cuda_local_step(),
             "LocalGlobalIntegrator: backend '" + backend.name() + "' (" + backend.execution_space() +
@@ -413,6 +430,9 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   m.energy = backend.allocate<double>(m.n_tets);
   m.ones = backend.allocate<double>(m.n_tets);
   backend.fill(m.ones, 1.0);
+  if (!d.obstacles.empty())
+    m.contact = std::make_unique<detail::LocalGlobalContactSolver>(backend, d, options.contact, m.masses, *m.inverse,
+                                                                   *m.inverse_op, options.time_phases);
 }
 
 LocalGlobalIntegrator::~LocalGlobalIntegrator() = default;
@@ -428,6 +448,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     return Clock::now();
   };
   auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const Clock::time_point frame_start = now();
   if (m.targets_dirty) {
     be.upload(m.pin_t3_host.data(), m.pin_t3_host.size(), m.pin_t3);
     m.targets_dirty = false;
@@ -446,6 +467,8 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
   be.copy(m.y, m.x);                    // q^0 = q~
   if (!m.u.empty()) be.fill(m.u, 0.0);  // ADMM dual starts at 0 each step (no state across steps)
   report.rhs_seconds += seconds(t0, now());
+  // Collision at q_t, H, d and W = H S'^T S' H^T once per step (Algorithm 4).
+  const std::size_t contacts = m.contact ? m.contact->begin_step(m.x_prev, m.y, report) : 0;
   for (int k = 0; k < m.options.iterations; ++k) {
     Clock::time_point a = now();
     m.local_pass(record ? detail::kLocalProjectAndEnergy : detail::kLocalProject);
@@ -459,6 +482,8 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     report.local_seconds += seconds(a, b);
     report.rhs_seconds += seconds(b, c);
     report.global_seconds += seconds(c, e);
+    // Constrained global step: x = q_free on entry; one seed Newton step; x = q on exit.
+    if (contacts > 0) m.contact->iterate(m.x_prev, m.x, report);
     ++report.iterations;
   }
   if (record) {
@@ -474,6 +499,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
   const double xx = be.dot(m.x, m.x);
   if (bad_iteration >= 0 || !std::isfinite(xx)) {
     be.copy(m.x_prev, m.x);
+    if (m.contact) m.contact->end_step(false, report);
     report.status = LocalGlobalStatus::kNonFinite;
     report.message =
         "LocalGlobalIntegrator: step " + std::to_string(m.steps + 1) +
@@ -487,7 +513,9 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
   be.copy(m.x, m.v);  // v = (q^K - x_n) / h
   be.axpby(-1.0, m.x_prev, 1.0, m.v);
   be.scale(1.0 / h, m.v);
+  if (m.contact) m.contact->end_step(true, report);
   ++m.steps;
+  if (timed) report.frame_seconds = seconds(frame_start, now()) - report.collision_seconds;
   return report;
 }
 
@@ -508,6 +536,20 @@ void LocalGlobalIntegrator::set_target(std::size_t k, const Vec3& target) {
     }
   for (int i = 0; i < 3; ++i) m.pin_t3_host[3 * static_cast<std::size_t>(v) + i] = sum[i] / wsum;
   m.targets_dirty = true;
+}
+
+void LocalGlobalIntegrator::set_obstacle(std::size_t k, const Pose& pose, const Motion& motion) {
+  Impl& m = *impl_;
+  const std::size_t count = m.contact ? m.contact->obstacles().size() : 0;
+  require(k < count, "LocalGlobalIntegrator::set_obstacle: obstacle index " + std::to_string(k) +
+                         " is out of range, expected < " + std::to_string(count));
+  detail::validate_obstacle_placement(pose, motion,
+                                      "LocalGlobalIntegrator::set_obstacle: obstacles[" + std::to_string(k) + "]");
+  m.contact->set_obstacle(k, pose, motion);
+}
+
+const std::vector<Obstacle>& LocalGlobalIntegrator::obstacles() const {
+  return impl_->contact ? impl_->contact->obstacles() : impl_->no_obstacles;
 }
 
 void LocalGlobalIntegrator::set_state(const std::vector<double>& positions, const std::vector<double>& velocities) {

@@ -44,6 +44,7 @@
 #include <memory>
 
 #include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/krylov.hpp"
 
@@ -84,7 +85,8 @@ struct SeedNewtonOptions {
   double proximal_range = 1e6;
 };
 
-/// The seed's non-smooth Newton with diagonal indicators and conjugate residual (file comment).
+/// The seed's non-smooth Newton with diagonal indicators and conjugate residual (file comment):
+/// a loop of SeedNewtonStep directions (seed_newton_step.hpp) with the globalization above.
 /// Per step, on the backend given at construction: one per-block kernel (for_each_range on host
 /// backends, a CUDA kernel of the same SINEW_HD functions on "cuda") evaluates phi, omega, e and
 /// the CR quantities; CR runs on the operator y -> Omega W Omega y + (E Omega) y with W uploaded
@@ -109,7 +111,7 @@ class SeedNewtonSolver final : public ConstraintSolver {
  private:
   Backend* backend_;
   SeedNewtonOptions options_;
-  std::unique_ptr<ConjugateResidual> cr_;
+  std::unique_ptr<SeedNewtonStep> step_;  // the per-step machinery (seed_newton_step.hpp)
 };
 
 }  // namespace sinew::constraints

@@ -3,7 +3,9 @@
 /// integrator of tetrahedral solids of the seed paper "realtime hyperelastic frictional contact"
 /// (Sections 3.1, 3.3 and 4: eqs. (1), (5)-(8), Algorithms 1 and 2), with the global step solved
 /// by the sparse inverse S'^T S' b (Algorithm 2), by CHOLMOD triangular solves (the complete
-/// solution of Algorithm 1) or by Jacobi iterations (the incomplete solution of Wang 2015).
+/// solution of Algorithm 1) or by Jacobi iterations (the incomplete solution of Wang 2015), and
+/// with frictional contact against analytic obstacles by the constrained global step of
+/// Section 5 / Algorithm 4 (local_global_contact.hpp states the formulation).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +16,7 @@
 #include "sinew/core/backend.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/core/small_matrix.hpp"
+#include "sinew/integrators/local_global_contact.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/material.hpp"
@@ -50,6 +53,19 @@ struct LocalGlobalDescription {
   Vec3 gravity{{0.0, 0.0, -9.81}};        ///< gravitational acceleration (m/s^2): f_ext = M g
   double time_step = 0.01;                ///< h (s); the paper's h = 0.01 s (Table 3)
   std::vector<PositionalTarget> targets;  ///< pinned / driven vertices
+  /// Rigid analytic obstacles the solid's contact vertices collide with (frictional contact of
+  /// Section 5, kSparseInverse global step only); empty = no contact, the step of Algorithms 1-2.
+  std::vector<Obstacle> obstacles;
+  /// Vertices that can touch obstacles (e.g. the surface vertices); empty = all vertices.
+  std::vector<Index> contact_vertices;
+  /// A (vertex, obstacle) pair is a contact of the step when its signed distance minus
+  /// contact_thickness, at q_t or at the predicted q~, is below this (m); an open contact costs
+  /// only its rows. < 0 = automatic: half the mean rest edge length. The prediction q~ (inertia
+  /// and gravity) catches fast vertices, the margin the ones that elastic forces push within the
+  /// step: with 0, a block hitting a wall at 0.5 m/s entered it by 0.5 mm (1e5 Pa, 2.5 cm cells).
+  double contact_margin = -1.0;
+  /// Gap kept between vertices and obstacle surfaces (m): u_n drives distance - thickness to >= 0.
+  double contact_thickness = 0.0;
 };
 
 /// How the global step q = A^-1 b (eq. (6)) is solved.
@@ -85,6 +101,8 @@ struct LocalGlobalOptions {
   bool record_energy = true;
   /// Synchronize the backend around the phases and time them (local, rhs, global) in the report.
   bool time_phases = false;
+  /// The contact solve inside each L-G iteration (used when the description has obstacles).
+  LocalGlobalContactOptions contact;
   /// Throws sinew::Error naming the first invalid field.
   void validate() const;
 };
@@ -105,8 +123,26 @@ struct LocalGlobalReport {
   std::vector<double> energies;
   double local_seconds = 0.0;   ///< local steps (G q SpMV, element kernel, energy sums); time_phases only
   double rhs_seconds = 0.0;     ///< right-hand-side assembly b = M q~ + h^2 G^T p_w; time_phases only
-  double global_seconds = 0.0;  ///< global solves; time_phases only
-  std::string message;          ///< what went wrong, where and when; empty when kOk
+  double global_seconds = 0.0;  ///< global solves q = A^-1 b (the seed's "Global"); time_phases only
+  std::size_t contacts = 0;     ///< contacts (3 rows each) of this step
+  int newton_steps = 0;         ///< seed Newton steps taken in all L-G iterations
+  int cr_iterations = 0;        ///< conjugate-residual iterations in all Newton steps
+  /// Natural-map error (relative to ||q_loc||, natural_map.hpp) of the last L-G iteration's local
+  /// problem u = W r + q_loc at the final r; 0 without contacts.
+  double contact_error = 0.0;
+  /// (3 contacts) impulses r = h lambda (N s) per contact: normal, tangent 1, tangent 2.
+  std::vector<double> impulses;
+  /// (3 contacts) unit normals (world frame) of the contacts, pointing out of the obstacle.
+  std::vector<double> normals;
+  /// (contacts) vertex of each contact, ascending (then by obstacle): the stable contact order.
+  std::vector<Index> contact_vertex;
+  double collision_seconds = 0.0;   ///< collision detection and H, d (host); time_phases only
+  double schur_seconds = 0.0;       ///< W = H S'^T S' H^T by SpGEMM and its upload ("Schur."); time_phases only
+  double assembly_seconds = 0.0;    ///< q_loc = H (q_free - q_t)/h + d/h - H v_obs ("Assem."); time_phases only
+  double constraint_seconds = 0.0;  ///< seed Newton steps ("Cst. Solve"); time_phases only
+  double correction_seconds = 0.0;  ///< q = q_free + A^-1 h H^T r ("Corr."); time_phases only
+  double frame_seconds = 0.0;       ///< the whole step, collision excluded ("Frame"); time_phases only
+  std::string message;              ///< what went wrong, where and when; empty when kOk
   /// True when the step advanced the state.
   bool ok() const { return status == LocalGlobalStatus::kOk; }
 };
@@ -130,6 +166,12 @@ struct LocalGlobalReport {
 /// LocalGlobalOptions::neo_hookean_weight), whose fixed point is the exact implicit Euler step
 /// of StableNeoHookean. Plain projective dynamics with zeta = Psi (no dual) would converge to the
 /// minimiser of a relaxed energy, not to the implicit Euler step, hence ADMM.
+///
+/// Contact (description.obstacles, kSparseInverse only): collision once per step at q_t, W =
+/// H S'^T S' H^T by SpGEMM, and in each L-G iteration q_free = A^-1 b, one seed Newton step on
+/// u = W r + q_loc warm-started from the current impulses r, and q = q_free + A^-1 h H^T r
+/// (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step
+/// the step is bit for bit the one without obstacles.
 class LocalGlobalIntegrator {
  public:
   /// Checks @p description and @p options, assembles and factors A, and uploads the mesh to
@@ -152,6 +194,12 @@ class LocalGlobalIntegrator {
   /// Moves the target of description.targets[@p k] for the next steps (A is unchanged).
   /// @throws sinew::Error when k is out of range or the target is not finite.
   void set_target(std::size_t k, const Vec3& target);
+  /// Places description.obstacles[@p k] at @p pose with rigid velocity @p motion for the next
+  /// steps (after each step the pose advances by the motion). @throws sinew::Error when k is out
+  /// of range, the pose or motion is not finite, or the rotation is not orthonormal.
+  void set_obstacle(std::size_t k, const Pose& pose, const Motion& motion);
+  /// The obstacles with their current poses and motions.
+  const std::vector<Obstacle>& obstacles() const;
   /// Replaces positions and velocities, (3 n_vertices) each. @throws sinew::Error on a size
   /// mismatch or a non-finite entry.
   void set_state(const std::vector<double>& positions, const std::vector<double>& velocities);

@@ -91,6 +91,8 @@ class SparseInverseOperator {
   void apply(const DeviceArray<double>& b, DeviceArray<double>& x);
   /// Dimension of A.
   Index dofs() const { return dofs_; }
+  /// S' in backend memory (m x m, m = dofs() / block()), e.g. for W = H S'^T S' H^T (eq. (27)).
+  const DeviceCsr& factor() const { return S_; }
   /// Backend memory traffic of one apply() (both SpMVs, at least), to report GB/s.
   double bytes_per_apply() const;
 

@@ -1,0 +1,87 @@
+// The contact part of LocalGlobalIntegrator (private): collision once per step, H, d, the Delassus
+// operator W = H S'^T S' H^T by SpGEMM, and per L-G iteration the seed Newton step on
+// u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
+// formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sinew/constraints/constraint_problem.hpp"
+#include "sinew/constraints/seed_newton_step.hpp"
+#include "sinew/core/backend.hpp"
+#include "sinew/core/device_sparse.hpp"
+#include "sinew/integrators/local_global.hpp"
+
+namespace sinew {
+class SparseInverse;
+class SparseInverseOperator;
+}  // namespace sinew
+
+namespace sinew::integrators::detail {
+
+/// Throws sinew::Error naming the first invalid contact field of @p d (obstacles, contact
+/// vertices, margin, thickness) for a solid of @p n vertices; @p who prefixes the message.
+void validate_contact(const LocalGlobalDescription& d, Index n, const std::string& who);
+
+/// Checks an obstacle pose and motion (finite, orthonormal rotation); @p name prefixes the message.
+void validate_obstacle_placement(const Pose& pose, const Motion& motion, const std::string& name);
+
+/// Contact state and workspace of one LocalGlobalIntegrator (see the file comment).
+class LocalGlobalContactSolver {
+ public:
+  /// Keeps references to @p backend, @p inverse and @p op (they outlive the solver); @p masses (n).
+  LocalGlobalContactSolver(Backend& backend, const LocalGlobalDescription& d, const LocalGlobalContactOptions& options,
+                           const std::vector<double>& masses, const SparseInverse& inverse, SparseInverseOperator& op,
+                           bool timed);
+  ~LocalGlobalContactSolver();
+
+  /// Collision at @p q_t (3n) and the prediction @p q_tilde (3n); builds H, d, q_loc's constant
+  /// part, W (SpGEMM) and prepares the Newton step. Returns the number of contacts.
+  std::size_t begin_step(const DeviceArray<double>& q_t, const DeviceArray<double>& q_tilde, LocalGlobalReport& report);
+  /// One L-G iteration's contact part: @p x holds q_free = A^-1 b on entry and q on exit.
+  void iterate(const DeviceArray<double>& q_t, DeviceArray<double>& x, LocalGlobalReport& report);
+  /// Reports the last local problem (error, impulses) and keeps r for the next step's warm start;
+  /// when @p advanced, moves the obstacles by their motions over h.
+  void end_step(bool advanced, LocalGlobalReport& report);
+
+  /// The obstacles with their current poses.
+  const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+  /// Sets obstacle @p k's pose and motion (checked by the caller).
+  void set_obstacle(std::size_t k, const Pose& pose, const Motion& motion);
+
+ private:
+  struct Contact {
+    Index vertex;   // vertex of the solid
+    int obstacle;   // index into obstacles_
+    Vec3 frame[3];  // n, t1, t2 (world frame)
+  };
+  void build_delassus();
+  double now_seconds();
+
+  Backend* be_;
+  LocalGlobalContactOptions options_;
+  std::vector<Obstacle> obstacles_;
+  std::vector<Index> candidates_;  // contact vertices, ascending
+  std::vector<double> masses_;     // (n)
+  double h_, margin_, thickness_;
+  Index n_;
+  bool timed_;
+  SparseInverseOperator* op_;
+  DeviceCsr St_;  // (n x n) S'^T, uploaded once: Y = P S'^T below
+
+  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle
+  std::vector<constraints::ConstraintBlock> blocks_;  // (contacts) circular-cone blocks
+  std::vector<double> r_prev_;                        // (3 contacts of the previous step) impulses
+  std::vector<Contact> contacts_prev_;                // the previous step's contacts (warm start)
+  std::vector<double> x_host_, y_host_;               // (3n) q_t and q~ downloaded for collision
+  DeviceCsr H_, W_;                                   // (3c x 3n), (3c x 3c)
+  DeviceArray<double> e_;                             // (3c) d/h - H v_obs
+  DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
+  DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
+  std::unique_ptr<constraints::SeedNewtonStep> step_;
+};
+
+}  // namespace sinew::integrators::detail

@@ -1,32 +1,27 @@
-// Result files appear whole or not at all: written to PATH.tmp, then renamed over PATH.
+// Result files appear whole or not at all: the text is built in memory, then written by
+// sinew::scene::write_file_atomically (a temporary in the same folder, renamed over PATH).
 #pragma once
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/scene/atomic_file.hpp"
 
 namespace sinew::app {
 
-/// Creates @p path's folder, calls @p write(stream) on PATH.tmp and renames it to @p path; on any
-/// failure the temporary is removed and sinew::Error names @p command and the file.
+/// Calls @p write(stream) on an in-memory stream and writes the text to @p path atomically
+/// (creating its folder); on failure nothing is left behind and sinew::Error names @p command
+/// and the file.
 template <class Write>
 void write_atomically(const std::string& command, const std::filesystem::path& path, Write write) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const std::filesystem::path tmp = path.string() + ".tmp";
+  std::ostringstream text;
+  write(text);
   try {
-    {
-      std::ofstream f(tmp);
-      if (!f) throw Error(command + ": cannot write " + tmp.string());
-      write(f);
-      if (!f.flush()) throw Error(command + ": failed writing " + tmp.string());
-    }
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
+    scene::write_file_atomically(path, text.str());
+  } catch (const Error& e) {
+    throw Error(command + ": " + e.what());
   }
 }
 

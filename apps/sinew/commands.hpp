@@ -15,5 +15,7 @@ int compare_command(const std::vector<std::string>& args);
 /// `sinew demo [NAME]`: runs a built-in scene (default "cantilever": a soft beam under gravity)
 /// with a chosen integrator and writes the per-step energies and tip motion as CSV.
 int demo_command(const std::vector<std::string>& args);
+/// `sinew plot CSV`: draws columns of a CSV file with a header row as a PNG line chart.
+int plot_command(const std::vector<std::string>& args);
 
 }  // namespace sinew::app

@@ -22,6 +22,10 @@ void usage(std::FILE* out) {
       "                              run a built-in scene (cantilever: a soft beam of 60 N^3 tets\n"
       "                              under gravity) and write DIR/cantilever.csv (default: implicit_euler,\n"
       "                              dt 0.005, 400 steps, N = 2, stable_neo_hookean, results)\n"
+      "  plot CSV [--x COLUMN] [--y COL1,COL2,...] [--logy] [--logx] [--title T] [--out FILE.png]\n"
+      "          [--width W] [--height H]\n"
+      "                              draw a PNG line chart of CSV columns (header row required; default\n"
+      "                              x: the first column, y: every other numeric column, out: CSV.png)\n"
       "\n"
       "The backend may also be chosen with the SINEW_BACKEND environment variable.\n"
       "Exit codes: 0 success, 1 a numerical failure (reported), 2 bad input or usage.\n",
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
     if (command == "backends") return sinew::app::backends_command(args);
     if (command == "compare") return sinew::app::compare_command(args);
     if (command == "demo") return sinew::app::demo_command(args);
+    if (command == "plot") return sinew::app::plot_command(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # All tests on a fresh Debian 12 machine: installs what the build needs, builds everything with
-# warnings as errors, runs ctest and the docs build (warnings as errors), then runs the test
-# suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# warnings as errors, runs ctest and the docs build (warnings as errors), fuzzes the file readers
+# briefly (libFuzzer, ASan + UBSan), then runs the test suites again under AddressSanitizer +
+# UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${SINEW_JOBS:-2}"
@@ -15,6 +16,9 @@ echo "== ctest"
 ctest --test-dir build --output-on-failure -j "$jobs"
 echo "== docs (Doxygen, warnings as errors)"
 cmake --build build --target docs
+
+echo "== fuzzing the file readers (short run; scripts/fuzz.sh documents long ones)"
+bash scripts/fuzz.sh 20
 
 echo "== sanitizer build (ASan + UBSan, CUDA off)"
 # -O1 -g1 (line tables): readable sanitizer stacks at a fraction of -O2 -g's compile time.

@@ -1,0 +1,248 @@
+#include "json_fields.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace sinew::scene::detail {
+namespace {
+
+// A JSON value's type as a reader would say it.
+std::string type_name(const nlohmann::json& v) {
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_number_integer() || v.is_number_unsigned()) return "an integer";
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_array()) return "an array";
+  return "an object";
+}
+
+// A short rendering of @p v for messages (long values cut).
+std::string shown(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+std::string number_text(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based, one past the offending character; turn it into line and column.
+    const std::size_t at = e.byte == 0 ? 0 : std::min<std::size_t>(e.byte - 1, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    const std::size_t colon = what.find("parse error");
+    if (colon != std::string::npos) what = what.substr(colon);
+    throw Error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": invalid JSON: " + what);
+  }
+}
+
+JsonObject::JsonObject(const nlohmann::json& value, std::string file, std::string path)
+    : value_(&value), file_(std::move(file)), path_(std::move(path)) {
+  if (!value.is_object())
+    throw Error(file_ + ": " + (path_.empty() ? "/" : path_) + ": expected an object, found " + type_name(value) + " " +
+                shown(value));
+}
+
+std::string JsonObject::where(const std::string& key) const { return path_ + "/" + key; }
+
+void JsonObject::fail(const std::string& key, const std::string& message) const {
+  throw Error(file_ + ": " + where(key) + ": " + message);
+}
+
+bool JsonObject::has(const std::string& key) {
+  queried_.insert(key);
+  if (!value_->contains(key)) return false;
+  read_.insert(key);
+  return true;
+}
+
+const nlohmann::json& JsonObject::get(const std::string& key) {
+  read_.insert(key);
+  return value_->at(key);
+}
+
+double JsonObject::real(const std::string& key, std::optional<double> fallback, double lo, double hi,
+                        const char* expected) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected a number");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  const std::string range = expected ? std::string(expected)
+                                     : "a number in [" + number_text(lo) + ", " + number_text(hi) + "]";
+  if (!v.is_number()) fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < lo || x > hi) fail(key, "expected " + range + ", found " + shown(v));
+  return x;
+}
+
+double JsonObject::real_above(const std::string& key, std::optional<double> fallback, double lo, double hi) {
+  const std::string expected = "a number > " + number_text(lo) +
+                               (hi < std::numeric_limits<double>::max() ? " and <= " + number_text(hi) : "");
+  const double x = real(key, fallback, lo, hi, expected.c_str());
+  if (!(x > lo)) fail(key, "expected " + expected + ", found " + number_text(x));
+  return x;
+}
+
+long long JsonObject::integer(const std::string& key, std::optional<long long> fallback, long long lo, long long hi) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected an integer");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  const std::string range = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!v.is_number_integer() && !v.is_number_unsigned()) fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
+  if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+    fail(key, "expected " + range + ", found " + shown(v));
+  const long long x = v.get<long long>();
+  if (x < lo || x > hi) fail(key, "expected " + range + ", found " + shown(v));
+  return x;
+}
+
+bool JsonObject::boolean(const std::string& key, std::optional<bool> fallback) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected true or false");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_boolean()) fail(key, "expected true or false, found " + type_name(v) + " " + shown(v));
+  return v.get<bool>();
+}
+
+std::string JsonObject::string(const std::string& key, std::optional<std::string> fallback) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected a string");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_string()) fail(key, "expected a string, found " + type_name(v) + " " + shown(v));
+  return v.get<std::string>();
+}
+
+std::string JsonObject::choice(const std::string& key, const std::vector<std::string>& choices,
+                               std::optional<std::string> fallback) {
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "\"" : ", \"") + c + "\"";
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected one of " + list);
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_string()) fail(key, "expected one of " + list + ", found " + type_name(v) + " " + shown(v));
+  const std::string s = v.get<std::string>();
+  if (std::find(choices.begin(), choices.end(), s) == choices.end())
+    fail(key, "expected one of " + list + ", found \"" + s + "\"");
+  return s;
+}
+
+std::array<double, 3> JsonObject::vec3(const std::string& key, std::optional<std::array<double, 3>> fallback) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected an array of 3 numbers");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers, found " + type_name(v) + " " + shown(v));
+  std::array<double, 3> x{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+      fail(key + "/" + std::to_string(i), "expected a finite number, found " + shown(v[i]));
+    x[i] = v[i].get<double>();
+  }
+  return x;
+}
+
+std::optional<JsonObject> JsonObject::object(const std::string& key, bool optional) {
+  if (!has(key)) {
+    if (!optional) fail(key, "missing; expected an object");
+    return std::nullopt;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_object()) fail(key, "expected an object, found " + type_name(v) + " " + shown(v));
+  return JsonObject(v, file_, where(key));
+}
+
+std::vector<JsonObject> JsonObject::objects(const std::string& key, bool optional) {
+  std::vector<JsonObject> out;
+  if (!has(key)) {
+    if (!optional) fail(key, "missing; expected an array of objects");
+    return out;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_array()) fail(key, "expected an array of objects, found " + type_name(v) + " " + shown(v));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_object())
+      fail(key + "/" + std::to_string(i), "expected an object, found " + type_name(v[i]) + " " + shown(v[i]));
+    out.emplace_back(v[i], file_, where(key) + "/" + std::to_string(i));
+  }
+  return out;
+}
+
+std::vector<double> JsonObject::reals(const std::string& key, bool optional) {
+  std::vector<double> out;
+  if (!has(key)) {
+    if (!optional) fail(key, "missing; expected an array of numbers");
+    return out;
+  }
+  const nlohmann::json& v = get(key);
+  if (!v.is_array()) fail(key, "expected an array of numbers, found " + type_name(v) + " " + shown(v));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+      fail(key + "/" + std::to_string(i), "expected a finite number, found " + shown(v[i]));
+    out.push_back(v[i].get<double>());
+  }
+  return out;
+}
+
+// Levenshtein distance, to suggest the key a typo meant.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void JsonObject::finish() const {
+  for (auto it = value_->begin(); it != value_->end(); ++it) {
+    if (read_.count(it.key())) continue;
+    std::string known, closest;
+    std::size_t best = 4;  // suggest only near misses
+    for (const std::string& k : queried_) {
+      known += (known.empty() ? "" : ", ") + k;
+      const std::size_t d = edit_distance(it.key(), k);
+      if (d < best) {
+        best = d;
+        closest = k;
+      }
+    }
+    fail(it.key(), "unknown key" + (closest.empty() ? std::string() : "; did you mean \"" + closest + "\"?") +
+                       (known.empty() ? std::string() : " (expected one of: " + known + ")"));
+  }
+}
+
+}  // namespace sinew::scene::detail

@@ -16,7 +16,11 @@
 // collision, phases synchronized) and collision_ms; contacts, newton and cr per step, and the
 // last local problem's natural-map error.
 //
-//   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--blocks=8x8x4,16x16x8]
+// Cloth case (seed Table 3's "Cloth Extension", scene::cloth_extension_scene()): a 1 m square
+// cloth of SIDE x SIDE vertices (triangle membranes of the chosen model, E = 1e5 Pa, nu = 0.45)
+// pulled apart by moving targets on two edges, per backend; the same counters as the bar.
+//
+//   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--blocks=8x8x4,16x16x8] [--cloths=101]
 //                      [--model=arap|corotational|stable_neo_hookean] [Google Benchmark flags]
 // A bar NXxNYxNZ has NX NY NZ cubes of 6 tetrahedra (1056, 9984 and 50112 tetrahedra by default);
 // a block NXxNYxNZ is 0.2 m wide with cubic cells (1536 and 12288 tetrahedra by default).
@@ -24,6 +28,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -34,6 +39,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/linalg/sparse_inverse.hpp"
+#include "sinew/scene/cloth_scenes.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace {
@@ -88,9 +94,26 @@ struct Cached {
   double setup_seconds = 0.0;
 };
 Cached g_cached;
+scene::ClothScene g_cloth;  // the cloth extension scene of the running cloth benchmark (its target motions)
+
+// Which solid a benchmark steps.
+enum class Case { kBar, kBlock, kCloth };
+
+integrators::LocalGlobalDescription description(Case c, const BarSize& size) {
+  switch (c) {
+    case Case::kBar:
+      return bar(size);
+    case Case::kBlock:
+      return block_on_plane(size);
+    case Case::kCloth:
+      g_cloth = scene::cloth_extension_scene(g_model, size.nx);
+      return g_cloth.description;
+  }
+  return bar(size);
+}
 
 LocalGlobalIntegrator& integrator(const std::string& key, const std::string& backend_name, const BarSize& size,
-                                  GlobalStepKind kind, bool contact = false) {
+                                  GlobalStepKind kind, Case c = Case::kBar) {
   if (g_cached.key != key) {
     g_cached.lg.reset();
     g_cached.backend = make_backend(backend_name);
@@ -100,8 +123,7 @@ LocalGlobalIntegrator& integrator(const std::string& key, const std::string& bac
     options.record_energy = false;  // the step's own cost only
     options.time_phases = true;
     const auto t0 = std::chrono::steady_clock::now();
-    g_cached.lg =
-        std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, contact ? block_on_plane(size) : bar(size), options);
+    g_cached.lg = std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, description(c, size), options);
     g_cached.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     g_cached.key = key;
     for (int s = 0; s < 3; ++s) g_cached.lg->step();  // warm up: first touches, transpose patterns
@@ -110,11 +132,12 @@ LocalGlobalIntegrator& integrator(const std::string& key, const std::string& bac
 }
 
 void run_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size,
-              GlobalStepKind kind) {
-  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, kind);
+              GlobalStepKind kind, Case c = Case::kBar) {
+  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, kind, c);
   double local = 0, rhs = 0, global = 0, frame = 0;
   bool ok = true;
   for (auto _ : state) {
+    if (c == Case::kCloth) scene::drive_targets(g_cloth, lg);  // host-side target update, part of the frame
     const auto t0 = std::chrono::steady_clock::now();
     const integrators::LocalGlobalReport r = lg.step();
     frame += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -126,6 +149,7 @@ void run_step(benchmark::State& state, const std::string& key, const std::string
   if (!ok) state.SkipWithError("a step reported non-finite values");
   const double n = static_cast<double>(state.iterations());
   state.counters["tets"] = static_cast<double>(lg.num_tets());
+  if (lg.num_triangles() > 0) state.counters["triangles"] = static_cast<double>(lg.num_triangles());
   state.counters["vertices"] = lg.num_vertices();
   state.counters["local_ms"] = 1e3 * local / n;
   state.counters["rhs_ms"] = 1e3 * rhs / n;
@@ -142,7 +166,7 @@ void run_step(benchmark::State& state, const std::string& key, const std::string
 }
 
 void run_contact_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size) {
-  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, GlobalStepKind::kSparseInverse, true);
+  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, GlobalStepKind::kSparseInverse, Case::kBlock);
   std::map<std::string, double> sum;
   bool ok = true;
   integrators::LocalGlobalReport r;
@@ -195,6 +219,7 @@ std::vector<BarSize> parse_bars(const std::string& text) {
 int main(int argc, char** argv) {
   const std::vector<BarSize> bars = parse_bars(bench::take_flag(argc, argv, "bars", "11x4x4,26x8x8,58x12x12"));
   const std::vector<BarSize> blocks = parse_bars(bench::take_flag(argc, argv, "blocks", "8x8x4,16x16x8"));
+  const std::string cloth_sides = bench::take_flag(argc, argv, "cloths", "101");
   g_model = parse_material_model(bench::take_flag(argc, argv, "model", "stable_neo_hookean"));
   for (const BarSize& size : bars)
     for (GlobalStepKind kind : {GlobalStepKind::kSparseInverse, GlobalStepKind::kCholmod, GlobalStepKind::kJacobi})
@@ -217,6 +242,22 @@ int main(int argc, char** argv) {
         run_contact_step(s, name, backend, size);
       })->Unit(benchmark::kMillisecond);
     }
+  std::stringstream sides(cloth_sides);
+  for (std::string item; std::getline(sides, item, ',');) {
+    const int side = std::atoi(item.c_str());
+    if (side < 2) {
+      std::fprintf(stderr, "local_global_bench: --cloths expects vertices per side >= 2, got '%s'\n", item.c_str());
+      return 2;
+    }
+    for (const BackendInfo& info : builtin_backends().list()) {
+      if (!info.usable) continue;
+      const std::string name = std::string("local_global_cloth/") + material_model_name(g_model) + "/" +
+                               std::to_string(side) + "x" + std::to_string(side) + "/" + info.name;
+      benchmark::RegisterBenchmark(name.c_str(), [name, backend = info.name, side](benchmark::State& s) {
+        run_step(s, name, backend, BarSize{side, side, 1}, GlobalStepKind::kSparseInverse, Case::kCloth);
+      })->Unit(benchmark::kMillisecond);
+    }
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

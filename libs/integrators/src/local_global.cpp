@@ -15,6 +15,7 @@
 #include "local_global_contact_solver.hpp"
 #include "local_global_cuda.hpp"
 #include "local_global_kernels.hpp"
+#include "local_global_triangles.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
 #include "sinew/linalg/kronecker.hpp"
@@ -40,41 +41,6 @@ bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) 
 constexpr double kAutoPinFactor = 1e4;
 
 }  // namespace
-
-const char* global_step_name(GlobalStepKind kind) {
-  switch (kind) {
-    case GlobalStepKind::kSparseInverse:
-      return "sparse_inverse";
-    case GlobalStepKind::kCholmod:
-      return "cholmod";
-    case GlobalStepKind::kJacobi:
-      return "jacobi";
-  }
-  return "unknown";
-}
-
-void LocalGlobalOptions::validate() const {
-  require(iterations >= 1, "LocalGlobalOptions: iterations must be >= 1, got " + std::to_string(iterations));
-  require(global_step == GlobalStepKind::kSparseInverse || global_step == GlobalStepKind::kCholmod ||
-              global_step == GlobalStepKind::kJacobi,
-          "LocalGlobalOptions: global_step must be kSparseInverse, kCholmod or kJacobi");
-  require(jacobi_iterations >= 1,
-          "LocalGlobalOptions: jacobi_iterations must be >= 1, got " + std::to_string(jacobi_iterations));
-  require(std::isfinite(jacobi_relaxation) && jacobi_relaxation >= 0.0 && jacobi_relaxation <= 1.0,
-          "LocalGlobalOptions: jacobi_relaxation must lie in [0, 1] (0 = automatic), got " + num(jacobi_relaxation));
-  require(std::isfinite(neo_hookean_weight) && neo_hookean_weight > 0.0,
-          "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + num(neo_hookean_weight));
-  require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
-              contact.function == constraints::NcpFunction::kMinMap,
-          "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");
-  require(contact.cr_iterations >= 1,
-          "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
-  require(contact.newton_steps >= 1,
-          "LocalGlobalOptions: contact.newton_steps must be >= 1, got " + std::to_string(contact.newton_steps));
-  require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
-              contact.preconditioner == ContactPreconditioner::kMassInverse,
-          "LocalGlobalOptions: contact.preconditioner must be kDelassusDiagonal or kMassInverse");
-}
 
 struct LocalGlobalIntegrator::Impl {
   Backend* backend = nullptr;
@@ -111,6 +77,7 @@ struct LocalGlobalIntegrator::Impl {
   DeviceArray<double> pin_w3, pin_t3;   // (3n) pin weight and target per coordinate (0 if free)
   DeviceArray<double> F_t, p_w, u;      // (9 n_tets) F^T, weighted projections, ADMM dual (NH only)
   DeviceArray<double> energy, ones;     // (n_tets) element energies, ones for their sum
+  detail::TriangleElements tris;        // membranes (local_global_triangles.hpp); empty without
   std::unique_ptr<detail::LocalGlobalContactSolver> contact;  // null without obstacles
   std::vector<Obstacle> no_obstacles;                         // what obstacles() returns then
 
@@ -122,9 +89,11 @@ struct LocalGlobalIntegrator::Impl {
 // One pass of the local step over every element: F = G q (multi-vector SpMV), then the element
 // kernel (seed eq. (5)) through for_each_range on host backends or the CUDA kernel.
 void LocalGlobalIntegrator::Impl::local_pass(int mode) {
-  backend->spmv3(1.0, G, Op::kNoTranspose, x, 0.0, F_t);
   detail::LocalConstants k = constants;
   k.mode = mode;
+  tris.local_pass(*backend, k, host_loop, x);
+  if (n_tets == 0) return;
+  backend->spmv3(1.0, G, Op::kNoTranspose, x, 0.0, F_t);
   double* u_ptr = u.empty() ? nullptr : u.data();
   if (host_loop) {
     struct Kernel final : RangeKernel {
@@ -158,7 +127,7 @@ void LocalGlobalIntegrator::Impl::local_pass(int mode) {
 // E(x) of eq. (1) in energy units, from the element energies of the last local pass:
 // sum_e V_e Psi_e + 1/(2 h^2) (x - q~)^T M (x - q~) + 1/2 (x - t)^T W_pin (x - t). Fixed-order dots.
 double LocalGlobalIntegrator::Impl::incremental_potential() {
-  double e = backend->dot(energy, ones);
+  double e = (n_tets > 0 ? backend->dot(energy, ones) : 0.0) + tris.energy(*backend);
   backend->copy(x, tmp);
   backend->axpby(-1.0, y, 1.0, tmp);
   backend->multiply(mass3, tmp, tmp2);
@@ -237,8 +206,10 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     require(std::isfinite(d.rest_positions[k]), who + "rest_positions[" + std::to_string(k) + "] is not finite");
   m.n = static_cast<Index>(d.rest_positions.size() / 3);
   const Index n = m.n;
-  require(d.tets.size() % 4 == 0 && !d.tets.empty(),
-          who + "tets must hold 4 vertex indices per tetrahedron (non-empty), got " + std::to_string(d.tets.size()));
+  require(d.tets.size() % 4 == 0 && !(d.tets.empty() && d.triangles.empty()),
+          who + "tets must hold 4 vertex indices per tetrahedron (non-empty unless there are triangles), got " +
+              std::to_string(d.tets.size()));
+  m.tris.check(d, n, who);
   m.n_tets = d.tets.size() / 4;
   for (std::size_t k = 0; k < d.tets.size(); ++k)
     require(d.tets[k] >= 0 && d.tets[k] < n, who + "tets[" + std::to_string(k) + "] (tetrahedron " +
@@ -262,9 +233,11 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     m.masses.assign(n, 0.0);
     for (std::size_t e = 0; e < m.n_tets; ++e)
       for (int a = 0; a < 4; ++a) m.masses[d.tets[4 * e + a]] += 0.25 * d.density * rests[e].volume;
+    m.tris.add_masses(d.density, m.masses);
     for (Index i = 0; i < n; ++i)
-      require(m.masses[i] > 0.0, who + "vertex " + std::to_string(i) +
-                                     " belongs to no tetrahedron and so has no mass; give masses explicitly");
+      require(m.masses[i] > 0.0,
+              who + "vertex " + std::to_string(i) +
+                  " belongs to no tetrahedron or triangle and so has no mass; give masses explicitly");
   } else {
     require(d.masses.size() == static_cast<std::size_t>(n), who + "masses must have one entry per vertex (" +
                                                                 std::to_string(n) + "), got " +
@@ -285,6 +258,10 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
             name + ".weight must be finite and >= 0 (0 = automatic), got " + num(t.weight));
   }
   detail::validate_contact(d, n, who);
+  validate_cables(d.cables, d.rest_positions, n, who);
+  require(d.cables.empty() || options.global_step == GlobalStepKind::kSparseInverse,
+          who + "cables: cables need the kSparseInverse global step (rows of W = H S'^T S' H^T), got " +
+              global_step_name(options.global_step));
   require(d.obstacles.empty() || options.global_step == GlobalStepKind::kSparseInverse,
           who + "obstacles: contact needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step));
@@ -346,6 +323,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
       }
   }
   G.row_ptr[3 * m.n_tets] = static_cast<Index>(12 * m.n_tets);
+  m.tris.assemble(m.constants, m.masses, m.h, options.neo_hookean_weight, triplets, elastic_diagonal);
   for (Index i = 0; i < n; ++i) triplets.emplace_back(i, i, m.masses[i]);
   m.targets = d.targets;
   std::vector<double> pin_w3(3 * static_cast<std::size_t>(n), 0.0);
@@ -355,7 +333,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     if (t.weight == 0.0) {
       t.weight = kAutoPinFactor * elastic_diagonal[t.vertex];
       require(t.weight > 0.0, who + "targets[" + std::to_string(k) + "]: vertex " + std::to_string(t.vertex) +
-                                  " belongs to no tetrahedron, so an automatic weight is undefined; give a weight");
+                                  " belongs to no element, so an automatic weight is undefined; give a weight");
     }
     triplets.emplace_back(t.vertex, t.vertex, h2 * t.weight);
     for (int i = 0; i < 3; ++i) pin_w3[3 * static_cast<std::size_t>(t.vertex) + i] += t.weight;
@@ -408,7 +386,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
 
   // ---- backend arrays (allocated once; a step allocates nothing on the backend)
   const std::size_t n3 = 3 * static_cast<std::size_t>(n);
-  m.G = to_device(backend, G);
+  if (m.n_tets > 0) m.G = to_device(backend, G);
+  m.tris.upload(backend, model == detail::kLocalNeoHookean);
   m.volumes = backend.upload(volumes);
   m.weights = backend.upload(weights);
   m.x = backend.upload(d.rest_positions);
@@ -430,9 +409,10 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   m.energy = backend.allocate<double>(m.n_tets);
   m.ones = backend.allocate<double>(m.n_tets);
   backend.fill(m.ones, 1.0);
-  if (!d.obstacles.empty())
-    m.contact = std::make_unique<detail::LocalGlobalContactSolver>(backend, d, options.contact, m.masses, *m.inverse,
-                                                                   *m.inverse_op, options.time_phases);
+  if (!d.obstacles.empty() || !d.cables.empty())  // cables are rows of the same constrained global step
+    m.contact = std::make_unique<detail::LocalGlobalContactSolver>(backend, detail::with_contact_margin(d, m.tris),
+                                                                   options.contact, m.masses, *m.inverse, *m.inverse_op,
+                                                                   options.time_phases);
 }
 
 LocalGlobalIntegrator::~LocalGlobalIntegrator() = default;
@@ -466,6 +446,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
   }
   be.copy(m.y, m.x);                    // q^0 = q~
   if (!m.u.empty()) be.fill(m.u, 0.0);  // ADMM dual starts at 0 each step (no state across steps)
+  m.tris.reset_duals(be);
   report.rhs_seconds += seconds(t0, now());
   // Collision at q_t, H, d and W = H S'^T S' H^T once per step (Algorithm 4).
   const std::size_t contacts = m.contact ? m.contact->begin_step(m.x_prev, m.y, report) : 0;
@@ -474,7 +455,8 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     m.local_pass(record ? detail::kLocalProjectAndEnergy : detail::kLocalProject);
     if (record) report.energies.push_back(m.incremental_potential());  // E(q^k)
     Clock::time_point b = now();
-    be.spmv3(h * h, m.G, Op::kTranspose, m.p_w, 0.0, m.b);  // h^2 G^T p_w: fixed-order gather
+    if (m.n_tets > 0) be.spmv3(h * h, m.G, Op::kTranspose, m.p_w, 0.0, m.b);  // h^2 G^T p_w: fixed-order gather
+    m.tris.add_rhs(be, h * h, m.n_tets > 0 ? 1.0 : 0.0, m.b);
     be.axpby(1.0, m.c, 1.0, m.b);
     Clock::time_point c = now();
     m.global_solve();
@@ -538,6 +520,18 @@ void LocalGlobalIntegrator::set_target(std::size_t k, const Vec3& target) {
   m.targets_dirty = true;
 }
 
+void LocalGlobalIntegrator::set_cable_pull(std::size_t k, double pull) {
+  Impl& m = *impl_;
+  const std::size_t count = m.contact ? m.contact->cable_count() : 0;
+  require(k < count, "LocalGlobalIntegrator::set_cable_pull: cable index " + std::to_string(k) +
+                         " is out of range, expected < " + std::to_string(count));
+  const double rest = m.contact->cable_rest_length(k);
+  require(std::isfinite(pull) && pull >= 0.0 && pull < rest,
+          "LocalGlobalIntegrator::set_cable_pull: cables[" + std::to_string(k) + "] pull must be finite, >= 0 and < " +
+              num(rest) + " (the rest length), got " + num(pull));
+  m.contact->set_cable_pull(k, pull);
+}
+
 void LocalGlobalIntegrator::set_obstacle(std::size_t k, const Pose& pose, const Motion& motion) {
   Impl& m = *impl_;
   const std::size_t count = m.contact ? m.contact->obstacles().size() : 0;
@@ -571,6 +565,7 @@ double LocalGlobalIntegrator::time() const { return static_cast<double>(impl_->s
 long LocalGlobalIntegrator::steps() const { return impl_->steps; }
 Index LocalGlobalIntegrator::num_vertices() const { return impl_->n; }
 std::size_t LocalGlobalIntegrator::num_tets() const { return impl_->n_tets; }
+std::size_t LocalGlobalIntegrator::num_triangles() const { return impl_->tris.size(); }
 const std::vector<double>& LocalGlobalIntegrator::masses() const { return impl_->masses; }
 const CsrMatrix& LocalGlobalIntegrator::system_matrix() const { return impl_->As; }
 const SparseInverse* LocalGlobalIntegrator::sparse_inverse() const { return impl_->inverse.get(); }

@@ -10,6 +10,7 @@
 
 #include "sinew/collision/contact_frame.hpp"
 #include "sinew/collision/point_shape.hpp"
+#include "sinew/collision/vec3_ops.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
@@ -162,6 +163,10 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
       n_(static_cast<Index>(masses.size())),
       timed_(timed),
       op_(&op) {
+  cables_ = d.cables;  // checked by validate_cables(); resolve automatic rest lengths
+  for (Cable& c : cables_)
+    if (c.rest_length < 0.0) c.rest_length = cable_length(c, d.rest_positions);
+  cable_r_prev_.assign(cables_.size(), 0.0);
   require(inverse.block() == 3, "LocalGlobalIntegrator: contact needs the per-vertex (Kronecker) sparse inverse");
   if (margin_ < 0.0) {  // automatic: half the mean rest edge length (6 edges per tet)
     double sum = 0.0;
@@ -220,7 +225,8 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   be_->download(q_t, x_host_.data(), x_host_.size());
   be_->download(q_tilde, y_host_.data(), y_host_.size());
   contacts_.clear();
-  std::vector<double> e_host;  // (3c) d/h - H v_obs
+  std::vector<double>& e_host = e_host_;  // (3c + a) d/h - H v_obs, then the cables' terms
+  e_host.clear();
   for (Index v : candidates_) {
     const std::size_t o3 = 3 * static_cast<std::size_t>(v);
     const Vec3 x{{x_host_[o3], x_host_[o3 + 1], x_host_[o3 + 2]}};
@@ -240,37 +246,65 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   }
   const std::size_t nc = contacts_.size();
   report.contacts = nc;
-  if (nc == 0) {
+  // Cables (local_global_cable.hpp): one bilateral row per pulled cable, dL/dq at q_t; its
+  // constant term e (u = H (q - q_t) / h + e = 0 puts the linearized length on its target) is set
+  // by relinearize_cables() at q^0 = q~ here and at each later L-G iterate.
+  active_.clear();
+  cable_rows_.clear();
+  report.cable_impulses.assign(cables_.size(), 0.0);
+  std::vector<Vec3> gradient;
+  for (std::size_t c = 0; c < cables_.size(); ++c) {
+    if (cables_[c].pull <= 0.0) continue;  // slack: no row, the step is the one without the cable
+    cable_length_gradient(cables_[c], x_host_.data(), gradient);
+    std::vector<std::pair<Index, Vec3>> row;
+    for (std::size_t k = 0; k < gradient.size(); ++k) row.emplace_back(cables_[c].vertices[k], gradient[k]);
+    std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    active_.push_back(c);
+    cable_rows_.push_back(std::move(row));
+  }
+  const std::size_t na = active_.size();
+  rows_ = 3 * nc + na;
+  e_host.resize(rows_);
+  relinearize_cables(y_host_);  // the first L-G iteration's length is measured at q^0 = q~
+  if (rows_ == 0) {
     report.collision_seconds += now_seconds() - t0;
     return 0;
   }
-  // H (3c x 3n): row (j, i) is frame vector i of contact j on its vertex's xyz.
+  // H (3c + a x 3n): row (j, i) is frame vector i of contact j on its vertex's xyz; then the
+  // cables' gradient rows.
   CsrMatrix H;
-  H.rows = static_cast<Index>(3 * nc);
+  H.rows = static_cast<Index>(rows_);
   H.cols = 3 * n_;
-  H.row_ptr.resize(3 * nc + 1);
-  H.col_idx.resize(9 * nc);
-  H.values.resize(9 * nc);
+  H.row_ptr.assign(1, 0);
   blocks_.assign(nc, constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
   for (std::size_t j = 0; j < nc; ++j) {
     blocks_[j].mu = obstacles_[contacts_[j].obstacle].friction;
     for (int i = 0; i < 3; ++i) {
-      const std::size_t row = 3 * j + i;
-      H.row_ptr[row] = static_cast<Index>(3 * row);
       for (int k = 0; k < 3; ++k) {
-        H.col_idx[3 * row + k] = 3 * contacts_[j].vertex + k;
-        H.values[3 * row + k] = contacts_[j].frame[i][k];
+        H.col_idx.push_back(3 * contacts_[j].vertex + k);
+        H.values.push_back(contacts_[j].frame[i][k]);
       }
+      H.row_ptr.push_back(static_cast<Index>(H.col_idx.size()));
     }
   }
-  H.row_ptr[3 * nc] = static_cast<Index>(9 * nc);
+  for (const auto& row : cable_rows_) {
+    blocks_.push_back(constraints::ConstraintBlock{constraints::BlockKind::kBilateral, 0.0});
+    for (const auto& [vertex, g] : row)
+      for (int k = 0; k < 3; ++k) {
+        H.col_idx.push_back(3 * vertex + k);
+        H.values.push_back(g[k]);
+      }
+    H.row_ptr.push_back(static_cast<Index>(H.col_idx.size()));
+  }
   H_ = to_device(*be_, H);
   e_ = be_->upload(e_host);
-  if (r_.size() != 3 * nc)
-    for (auto* a : {&q_loc_, &r_, &u_}) *a = be_->allocate<double>(3 * nc);
+  if (r_.size() != rows_)
+    for (auto* a : {&q_loc_, &r_, &u_}) *a = be_->allocate<double>(rows_);
   // Warm start: the previous step's impulse of the same (vertex, obstacle), re-expressed in the
   // new frame through world coordinates; both lists are sorted by (vertex, obstacle).
-  std::vector<double> r0(3 * nc, 0.0);
+  std::vector<double> r0(rows_, 0.0);
+  for (std::size_t i = 0; i < na; ++i)
+    if (options_.warm_start) r0[3 * nc + i] = cable_r_prev_[active_[i]];
   if (options_.warm_start) {
     std::size_t p = 0;
     for (std::size_t j = 0; j < nc; ++j) {
@@ -292,10 +326,10 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   report.collision_seconds += t1 - t0;
   build_delassus();
   report.schur_seconds += now_seconds() - t1;
-  return nc;
+  return nc + na;
 }
 
-// W = H A^-1 H^T with A^-1 = (S'^T S') (x) I_3. Every row of H touches one vertex, so
+// W = H A^-1 H^T with A^-1 = (S'^T S') (x) I_3. Every contact row of H touches one vertex, so
 // W_(j,i),(k,l) = C_ab (f_ji . f_kl) with C = P S'^T S' P^T, P selecting the contact vertices
 // a, b (nv of them) and f the frame vectors. C is one scalar SpGEMM chain on the backend,
 // Y = P S'^T (nv x n), Z = S' P^T (n x nv), C = Y Z: a third of the work of the per-coordinate
@@ -303,19 +337,29 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
 // C's numeric phase is DenseRowProduct on host backends (the same bits as spgemm_numeric, 7.5x
 // faster on the 16x16x8 bench block: Schur 234 -> 31 ms per step, serial).
 // The 3x3 frame expansion of C into W runs on the host (C downloaded, W uploaded): W is
-// dense in the contact vertices anyway (all elimination-tree paths meet at the root).
+// dense in the contact vertices anyway (all elimination-tree paths meet at the root). A cable row
+// touches its K vertices with gradients g_v, so its entries are sums over them of C_vw g_v . f
+// (C then spans the cable vertices too); with no cable, C and W are what they were without.
 void LocalGlobalContactSolver::build_delassus() {
-  const std::size_t nc = contacts_.size();
-  std::vector<Index> verts, first;  // unique contact vertices, first contact of each (+ end)
-  for (std::size_t j = 0; j < nc; ++j)
-    if (verts.empty() || verts.back() != contacts_[j].vertex) {
-      verts.push_back(contacts_[j].vertex);
-      first.push_back(static_cast<Index>(j));
-    }
-  first.push_back(static_cast<Index>(nc));
+  const std::size_t nc = contacts_.size(), na = active_.size();
+  // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.
+  std::vector<Index> verts;
+  for (const Contact& c : contacts_) verts.push_back(c.vertex);
+  for (const auto& row : cable_rows_)
+    for (const auto& entry : row) verts.push_back(entry.first);
+  std::sort(verts.begin(), verts.end());
+  verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
   const Index nv = static_cast<Index>(verts.size());
   std::vector<Index> col_of_row(static_cast<std::size_t>(n_), -1);
   for (Index a = 0; a < nv; ++a) col_of_row[verts[a]] = a;
+  // Contacts of vertex a: [first[a], last[a]) (contacts are sorted by vertex; empty for a vertex
+  // that only a cable touches).
+  std::vector<Index> first(static_cast<std::size_t>(nv), 0), last(static_cast<std::size_t>(nv), 0);
+  for (std::size_t j = nc; j-- > 0;) {
+    const Index a = col_of_row[contacts_[j].vertex];
+    if (last[a] == 0) last[a] = static_cast<Index>(j + 1);
+    first[a] = static_cast<Index>(j);
+  }
   const DeviceCsr P = to_device(*be_, selection(nv, n_, verts));
   const DeviceCsr Pt = to_device(*be_, selection(n_, nv, col_of_row));
   const DeviceCsr& S = op_->factor();
@@ -329,17 +373,27 @@ void LocalGlobalContactSolver::build_delassus() {
   else
     be_->spgemm_numeric(Y, Z, C);
   const CsrMatrix Ch = to_host(*be_, C);
+  const std::size_t m = rows_;
   CsrMatrix W;
-  W.rows = W.cols = static_cast<Index>(3 * nc);
-  W.row_ptr.assign(3 * nc + 1, 0);
-  std::vector<double> diag(3 * nc, 0.0);
-  for (Index a = 0; a < nv; ++a)
-    for (Index j = first[a]; j < first[a + 1]; ++j)
+  W.rows = W.cols = static_cast<Index>(m);
+  W.row_ptr.assign(m + 1, 0);
+  std::vector<double> diag(m, 0.0);
+  // Cable rows touch several vertices: W_(row, cable t) = sum_{(w, g) in t} C_(a, w) f . g needs
+  // row a of C at arbitrary columns, so it is scattered into a dense (nv) buffer.
+  std::vector<double> c_row(na > 0 ? static_cast<std::size_t>(nv) : 0, 0.0);
+  auto scatter = [&](Index a, double sign) {  // sign 1: load row a, 0: clear it
+    for (Index p = Ch.row_ptr[a]; p < Ch.row_ptr[a + 1]; ++p) c_row[Ch.col_idx[p]] = sign * Ch.values[p];
+  };
+  std::vector<double> cross(3 * nc * na, 0.0);  // (3c x a) contact rows against cable columns
+  for (Index a = 0; a < nv; ++a) {
+    if (first[a] == last[a]) continue;
+    if (na > 0) scatter(a, 1.0);
+    for (Index j = first[a]; j < last[a]; ++j)
       for (int i = 0; i < 3; ++i) {
         const std::size_t row = 3 * static_cast<std::size_t>(j) + i;
         for (Index p = Ch.row_ptr[a]; p < Ch.row_ptr[a + 1]; ++p) {
           const Index b = Ch.col_idx[p];
-          for (Index k = first[b]; k < first[b + 1]; ++k)
+          for (Index k = first[b]; k < last[b]; ++k)
             for (int l = 0; l < 3; ++l) {
               const Index col = 3 * k + l;
               const double value = Ch.values[p] * dot(contacts_[j].frame[i], contacts_[k].frame[l]);
@@ -348,22 +402,80 @@ void LocalGlobalContactSolver::build_delassus() {
               if (static_cast<std::size_t>(col) == row) diag[row] = value;
             }
         }
+        for (std::size_t t = 0; t < na; ++t) {
+          double value = 0.0;
+          for (const auto& [w, g] : cable_rows_[t]) value += c_row[col_of_row[w]] * dot(contacts_[j].frame[i], g);
+          cross[row * na + t] = value;
+          W.col_idx.push_back(static_cast<Index>(3 * nc + t));
+          W.values.push_back(value);
+        }
         W.row_ptr[row + 1] = static_cast<Index>(W.col_idx.size());
       }
+    if (na > 0) scatter(a, 0.0);
+  }
+  // Cable-cable block sum_{(v, g) in t} sum_{(w, f) in s} C_vw g . f, upper triangle mirrored so
+  // that W is exactly symmetric.
+  std::vector<double> cc(na * na, 0.0);
+  for (std::size_t t = 0; t < na; ++t)
+    for (const auto& [v, g] : cable_rows_[t]) {
+      scatter(col_of_row[v], 1.0);
+      for (std::size_t s = t; s < na; ++s)
+        for (const auto& [w, f] : cable_rows_[s]) cc[t * na + s] += c_row[col_of_row[w]] * dot(g, f);
+      scatter(col_of_row[v], 0.0);
+    }
+  for (std::size_t t = 0; t < na; ++t) {
+    const std::size_t row = 3 * nc + t;
+    for (std::size_t j = 0; j < 3 * nc; ++j) {
+      W.col_idx.push_back(static_cast<Index>(j));
+      W.values.push_back(cross[j * na + t]);
+    }
+    for (std::size_t s = 0; s < na; ++s) {
+      W.col_idx.push_back(static_cast<Index>(3 * nc + s));
+      W.values.push_back(s >= t ? cc[t * na + s] : cc[s * na + t]);
+    }
+    diag[row] = cc[t * na + t];
+    W.row_ptr[row + 1] = static_cast<Index>(W.col_idx.size());
+  }
   W_ = to_device(*be_, W);
   std::vector<double> rho;  // empty: eq. (28) from diag(W)
   if (options_.preconditioner == ContactPreconditioner::kMassInverse) {
-    // diag(H M^-1 H^T): |f| = 1 on each row, so 1 / m_v (the tangent mean is the same value).
-    rho.resize(3 * nc);
+    // diag(H M^-1 H^T): |f| = 1 on each contact row, so 1 / m_v (the tangent mean is the same
+    // value); sum |dL/dx_v|^2 / m_v on a cable row.
+    rho.resize(m);
     for (std::size_t j = 0; j < nc; ++j)
       for (int i = 0; i < 3; ++i) rho[3 * j + i] = 1.0 / masses_[contacts_[j].vertex];
+    for (std::size_t t = 0; t < na; ++t) {
+      double sum = 0.0;
+      for (const auto& [v, g] : cable_rows_[t]) sum += dot(g, g) / masses_[v];
+      rho[3 * nc + t] = sum;
+    }
   }
   step_->prepare(W_, diag, blocks_, rho);
 }
 
+// The cable rows' constant term at the iterate q^k (@p xk, 3n, host): with H's gradient frozen
+// at q_t (so that W stays fixed for the step, Algorithm 4), u = 0 on a cable row reads
+// L(q^k) + H (q - q^k) = L_target, i.e. e = (L(q^k) - L_target - H (q^k - q_t)) / h in
+// u = H (q - q_t) / h + e: a chord iteration whose fixed point has the exact length, where a
+// single linearization at q_t would leave the second-order error of the step's rotation of the
+// cable's segments (measured 2.4e-4 m on a 0.4 m cable bending a bar, 1e-6 m with this).
+void LocalGlobalContactSolver::relinearize_cables(const std::vector<double>& xk) {
+  const std::size_t nc = contacts_.size();
+  for (std::size_t t = 0; t < active_.size(); ++t) {
+    const Cable& cable = cables_[active_[t]];
+    double hq = 0.0;  // H_t (q^k - q_t)
+    for (const auto& [v, g] : cable_rows_[t])
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t i = 3 * static_cast<std::size_t>(v) + k;
+        hq += g[k] * (xk[i] - x_host_[i]);
+      }
+    e_host_[3 * nc + t] = (cable_length(cable, xk) - (cable.rest_length - cable.pull) - hq) / h_;
+  }
+}
+
 void LocalGlobalContactSolver::iterate(const DeviceArray<double>& q_t, DeviceArray<double>& x,
                                        LocalGlobalReport& report) {
-  if (contacts_.empty()) return;
+  if (rows_ == 0) return;
   Backend& be = *be_;
   const double t0 = now_seconds();
   // q_loc = H (q_free - q_t) / h + d/h - H v_obs.
@@ -382,6 +494,11 @@ void LocalGlobalContactSolver::iterate(const DeviceArray<double>& q_t, DeviceArr
   be.spmv(h_, H_, Op::kTranspose, r_, 0.0, c3n_);
   op_->apply(c3n_, t3n_);
   be.axpby(1.0, t3n_, 1.0, x);
+  if (!active_.empty()) {  // the next iteration's cable lengths at q^{k+1}
+    be.download(x, y_host_.data(), y_host_.size());
+    relinearize_cables(y_host_);
+    be.upload(e_host_.data(), e_host_.size(), e_);
+  }
   const double t3 = now_seconds();
   report.assembly_seconds += t1 - t0;
   report.constraint_seconds += t2 - t1;
@@ -389,17 +506,18 @@ void LocalGlobalContactSolver::iterate(const DeviceArray<double>& q_t, DeviceArr
 }
 
 void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report) {
-  const std::size_t nc = contacts_.size();
-  if (nc > 0) {
+  const std::size_t nc = contacts_.size(), m = rows_;
+  if (m > 0) {
     constraints::DelassusProblem local;  // W is not needed: u = W r + q_loc is on the backend
-    local.q = Eigen::VectorXd(3 * nc);
+    local.q = Eigen::VectorXd(m);
     local.blocks = blocks_;
-    Eigen::VectorXd r(3 * nc), u(3 * nc);
-    be_->download(q_loc_, local.q.data(), 3 * nc);
-    be_->download(r_, r.data(), 3 * nc);
-    be_->download(u_, u.data(), 3 * nc);
+    Eigen::VectorXd r(m), u(m);
+    be_->download(q_loc_, local.q.data(), m);
+    be_->download(r_, r.data(), m);
+    be_->download(u_, u.data(), m);
     report.contact_error = constraints::natural_map_error(local, r, u).relative;
     report.impulses.assign(r.data(), r.data() + 3 * nc);
+    for (std::size_t t = 0; t < active_.size(); ++t) report.cable_impulses[active_[t]] = r[3 * nc + t];
     report.normals.resize(3 * nc);
     report.contact_vertex.resize(nc);
     for (std::size_t j = 0; j < nc; ++j) {
@@ -411,6 +529,7 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
   contacts_prev_ = contacts_;
   r_prev_ = report.impulses;
   if (nc == 0) r_prev_.clear();
+  cable_r_prev_ = report.cable_impulses;
   // Rigid motion over h: translation += h v, rotation = exp(h omega) rotation (Rodrigues).
   for (Obstacle& o : obstacles_) {
     o.pose.translation = v3::madd(o.pose.translation, h_, o.motion.linear);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sinew/constraints/constraint_problem.hpp"
@@ -14,6 +15,7 @@
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/integrators/local_global.hpp"
+#include "sinew/integrators/local_global_cable.hpp"
 
 namespace sinew {
 class SparseInverse;
@@ -39,7 +41,8 @@ class LocalGlobalContactSolver {
   ~LocalGlobalContactSolver();
 
   /// Collision at @p q_t (3n) and the prediction @p q_tilde (3n); builds H, d, q_loc's constant
-  /// part, W (SpGEMM) and prepares the Newton step. Returns the number of contacts.
+  /// part, W (SpGEMM) and prepares the Newton step. Returns the number of
+  /// constraint blocks: contacts plus pulled cables (local_global_cable.hpp).
   std::size_t begin_step(const DeviceArray<double>& q_t, const DeviceArray<double>& q_tilde, LocalGlobalReport& report);
   /// One L-G iteration's contact part: @p x holds q_free = A^-1 b on entry and q on exit.
   void iterate(const DeviceArray<double>& q_t, DeviceArray<double>& x, LocalGlobalReport& report);
@@ -51,6 +54,12 @@ class LocalGlobalContactSolver {
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   /// Sets obstacle @p k's pose and motion (checked by the caller).
   void set_obstacle(std::size_t k, const Pose& pose, const Motion& motion);
+  /// Number of cables.
+  std::size_t cable_count() const { return cables_.size(); }
+  /// Rest length of cable @p k (resolved: never automatic).
+  double cable_rest_length(std::size_t k) const { return cables_[k].rest_length; }
+  /// Sets cable @p k's pull (checked by the caller).
+  void set_cable_pull(std::size_t k, double pull) { cables_[k].pull = pull; }
 
  private:
   struct Contact {
@@ -59,6 +68,7 @@ class LocalGlobalContactSolver {
     Vec3 frame[3];  // n, t1, t2 (world frame)
   };
   void build_delassus();
+  void relinearize_cables(const std::vector<double>& xk);
   double now_seconds();
 
   Backend* be_;
@@ -73,12 +83,18 @@ class LocalGlobalContactSolver {
   DeviceCsr St_;  // (n x n) S'^T, uploaded once: Y = P S'^T below
 
   std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle
+  std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
+  std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
+  std::vector<std::vector<std::pair<Index, Vec3>>> cable_rows_;  // (active) row entries of H, by vertex
+  std::vector<double> cable_r_prev_;                  // (cables) previous step's impulses, 0 if slack
+  std::size_t rows_ = 0;                              // rows of this step: 3 contacts + pulled cables
   std::vector<constraints::ConstraintBlock> blocks_;  // (contacts) circular-cone blocks
   std::vector<double> r_prev_;                        // (3 contacts of the previous step) impulses
   std::vector<Contact> contacts_prev_;                // the previous step's contacts (warm start)
   std::vector<double> x_host_, y_host_;               // (3n) q_t and q~ downloaded for collision
   DeviceCsr H_, W_;                                   // (3c x 3n), (3c x 3c)
-  DeviceArray<double> e_;                             // (3c) d/h - H v_obs
+  DeviceArray<double> e_;                             // (3c + a) d/h - H v_obs; cables: relinearize_cables()
+  std::vector<double> e_host_;                        // (3c + a) e_ on the host
   DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
   DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
   std::unique_ptr<constraints::SeedNewtonStep> step_;

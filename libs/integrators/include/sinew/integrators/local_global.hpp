@@ -16,6 +16,7 @@
 #include "sinew/core/backend.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/core/small_matrix.hpp"
+#include "sinew/integrators/local_global_cable.hpp"
 #include "sinew/integrators/local_global_contact.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
@@ -39,12 +40,20 @@ struct PositionalTarget {
   double weight = 0.0;
 };
 
-/// Immutable description of a tetrahedral solid for LocalGlobalIntegrator.
+/// Immutable description of a tetrahedral solid and / or triangle membrane for LocalGlobalIntegrator.
 struct LocalGlobalDescription {
   std::vector<double> rest_positions;  ///< (3 n_vertices) interleaved rest positions x0 y0 z0 x1 ... (m)
-  std::vector<Index> tets;             ///< (4 n_tets) vertex indices, positively oriented rest tetrahedra
+  /// (4 n_tets) vertex indices, positively oriented rest tetrahedra; may be empty with triangles.
+  std::vector<Index> tets;
+  /// (3 n_triangles) vertex indices of triangle membranes (cloth), next to or instead of tets:
+  /// F = Ds Dm^-1 is 3x2 in the rest triangle's own 2-D frame (materials' triangle.hpp) and the
+  /// model's membrane energy (membrane_models.hpp) is weighted by V = A thickness.
+  std::vector<Index> triangles;
+  /// Membrane thickness t (m) of the triangles: energy A t Psi(F), mass density A t (a third per
+  /// vertex) when masses is empty. 1 mm: a 1 kg/m^2 cloth at the default density.
+  double thickness = 1e-3;
   /// (n_vertices) lumped masses (kg); empty = computed from density (a quarter of each
-  /// adjacent tetrahedron's mass per vertex).
+  /// adjacent tetrahedron's mass and a third of each adjacent triangle's per vertex).
   std::vector<double> masses;
   double density = 1000.0;  ///< kg/m^3 when masses is empty (water; the paper's rho in Sec. 7.5)
   /// kArap, kCorotational or kStableNeoHookean; the other models have no local step here.
@@ -66,6 +75,9 @@ struct LocalGlobalDescription {
   double contact_margin = -1.0;
   /// Gap kept between vertices and obstacle surfaces (m): u_n drives distance - thickness to >= 0.
   double contact_thickness = 0.0;
+  /// Cables (local_global_cable.hpp): bilateral rows solved with the contacts in the constrained
+  /// global step (seed Sec. 7.8; kSparseInverse global step only); empty = none.
+  std::vector<Cable> cables;
 };
 
 /// How the global step q = A^-1 b (eq. (6)) is solved.
@@ -136,6 +148,8 @@ struct LocalGlobalReport {
   std::vector<double> normals;
   /// (contacts) vertex of each contact, ascending (then by obstacle): the stable contact order.
   std::vector<Index> contact_vertex;
+  /// (cables) impulse r = h tension (N s) of each cable in this step; 0 for a slack cable.
+  std::vector<double> cable_impulses;
   double collision_seconds = 0.0;   ///< collision detection and H, d (host); time_phases only
   double schur_seconds = 0.0;       ///< W = H S'^T S' H^T by SpGEMM and its upload ("Schur."); time_phases only
   double assembly_seconds = 0.0;    ///< q_loc = H (q_free - q_t)/h + d/h - H v_obs ("Assem."); time_phases only
@@ -147,7 +161,7 @@ struct LocalGlobalReport {
   bool ok() const { return status == LocalGlobalStatus::kOk; }
 };
 
-/// Local-global implicit Euler integrator of a tetrahedral solid on a Backend (Algorithms 1-2).
+/// Local-global implicit Euler integrator of tetrahedral solids and cloth on a Backend (Algorithms 1-2).
 ///
 /// Setup (once): lumped masses; per element the constant map G_i: q -> F_i = Ds Dm^-1 and the
 /// weight W_i; the constant A = M + h^2 sum W_i G_i^T G_i + h^2 sum_pins w e_v e_v^T (eq. (6)),
@@ -167,19 +181,33 @@ struct LocalGlobalReport {
 /// of StableNeoHookean. Plain projective dynamics with zeta = Psi (no dual) would converge to the
 /// minimiser of a relaxed energy, not to the implicit Euler step, hence ADMM.
 ///
+/// Triangles (membranes, cloth; description.triangles): G_i maps q to the 3x2 F = Ds Dm^-1 and
+/// the same three models act on its singular values sigma0, sigma1 >= 0 with V = A thickness:
+/// ARAP p = U V^T (closest matrix with orthonormal columns), W = 2 mu V, energy
+/// V mu sum (sigma - 1)^2; co-rotational adds an area constraint of weight 2 lambda V projecting
+/// onto sigma0 + sigma1 = 2, energy + V lambda/2 (sigma0 + sigma1 - 2)^2; Neo-Hookean by ADMM-PD
+/// on the plane-strain stable Neo-Hookean membrane density. These are exactly materials'
+/// MembraneArap, MembraneCorotational and MembraneStableNeoHookean times the thickness, so the
+/// fixed point is their implicit Euler step.
+///
 /// Contact (description.obstacles, kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T by SpGEMM, and in each L-G iteration q_free = A^-1 b, one seed Newton step on
 /// u = W r + q_loc warm-started from the current impulses r, and q = q_free + A^-1 h H^T r
 /// (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step
 /// the step is bit for bit the one without obstacles.
+///
+/// Cables (description.cables, local_global_cable.hpp; seed Sec. 7.8): each pulled cable is one
+/// bilateral row of H (dL/dq at q_t) next to the contacts' rows, in the same W and Newton step;
+/// its length is re-measured at each L-G iterate so that the step ends at the target length.
 class LocalGlobalIntegrator {
  public:
   /// Checks @p description and @p options, assembles and factors A, and uploads the mesh to
   /// @p backend (which must outlive the integrator; libraries take a Backend&, never a name, so
   /// that none depends on the backend registry). The state starts at rest positions, zero velocity.
   /// @throws sinew::Error naming the parameter: time_step not finite and > 0, youngs_modulus or
-  ///         poisson_ratio out of range, a model without a local step, a tet index out of range or
-  ///         a degenerate / inverted rest tetrahedron (naming the element), masses or density not
+  ///         poisson_ratio out of range, a model without a local step, a tet or triangle index out
+  ///         of range or a degenerate / inverted rest tetrahedron or degenerate rest triangle
+  ///         (naming the element), thickness not > 0 with triangles, masses or density not
   ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bad options,
   ///         or a backend that can run neither host code nor the CUDA kernel.
   LocalGlobalIntegrator(Backend& backend, const LocalGlobalDescription& description,
@@ -194,6 +222,10 @@ class LocalGlobalIntegrator {
   /// Moves the target of description.targets[@p k] for the next steps (A is unchanged).
   /// @throws sinew::Error when k is out of range or the target is not finite.
   void set_target(std::size_t k, const Vec3& target);
+  /// Sets the pull (m) of description.cables[@p k] for the next steps: its target length is
+  /// rest_length - pull (0 = slack, no row). @throws sinew::Error when k is out of range or the
+  /// pull is not finite, < 0 or not below the rest length.
+  void set_cable_pull(std::size_t k, double pull);
   /// Places description.obstacles[@p k] at @p pose with rigid velocity @p motion for the next
   /// steps (after each step the pose advances by the motion). @throws sinew::Error when k is out
   /// of range, the pose or motion is not finite, or the rotation is not orthonormal.
@@ -216,6 +248,8 @@ class LocalGlobalIntegrator {
   Index num_vertices() const;
   /// Number of tetrahedra.
   std::size_t num_tets() const;
+  /// Number of triangles (membranes).
+  std::size_t num_triangles() const;
   /// (n_vertices) lumped masses in use.
   const std::vector<double>& masses() const;
   /// The scalar system matrix A_s (A = A_s (x) I_3, eq. (6)), as factored.

@@ -1,0 +1,57 @@
+// LocalGlobalOptions' checks and the global step's names (kept apart from local_global.cpp, the
+// integrator's setup and step, to keep each file to one concept).
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "sinew/core/error.hpp"
+#include "sinew/integrators/local_global.hpp"
+
+namespace sinew::integrators {
+
+namespace {
+
+std::string num(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+}  // namespace
+
+const char* global_step_name(GlobalStepKind kind) {
+  switch (kind) {
+    case GlobalStepKind::kSparseInverse:
+      return "sparse_inverse";
+    case GlobalStepKind::kCholmod:
+      return "cholmod";
+    case GlobalStepKind::kJacobi:
+      return "jacobi";
+  }
+  return "unknown";
+}
+
+void LocalGlobalOptions::validate() const {
+  require(iterations >= 1, "LocalGlobalOptions: iterations must be >= 1, got " + std::to_string(iterations));
+  require(global_step == GlobalStepKind::kSparseInverse || global_step == GlobalStepKind::kCholmod ||
+              global_step == GlobalStepKind::kJacobi,
+          "LocalGlobalOptions: global_step must be kSparseInverse, kCholmod or kJacobi");
+  require(jacobi_iterations >= 1,
+          "LocalGlobalOptions: jacobi_iterations must be >= 1, got " + std::to_string(jacobi_iterations));
+  require(std::isfinite(jacobi_relaxation) && jacobi_relaxation >= 0.0 && jacobi_relaxation <= 1.0,
+          "LocalGlobalOptions: jacobi_relaxation must lie in [0, 1] (0 = automatic), got " + num(jacobi_relaxation));
+  require(std::isfinite(neo_hookean_weight) && neo_hookean_weight > 0.0,
+          "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + num(neo_hookean_weight));
+  require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
+              contact.function == constraints::NcpFunction::kMinMap,
+          "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");
+  require(contact.cr_iterations >= 1,
+          "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
+  require(contact.newton_steps >= 1,
+          "LocalGlobalOptions: contact.newton_steps must be >= 1, got " + std::to_string(contact.newton_steps));
+  require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
+              contact.preconditioner == ContactPreconditioner::kMassInverse,
+          "LocalGlobalOptions: contact.preconditioner must be kDelassusDiagonal or kMassInverse");
+}
+
+}  // namespace sinew::integrators

@@ -1,0 +1,68 @@
+// The triangle (membrane, cloth) elements of LocalGlobalIntegrator (private): checks and rest
+// data, their share of the lumped masses and of A = M + h^2 sum W_i G_i^T G_i (eq. (6)), the
+// constant map G_tri: q -> F (3x2 per triangle, F = Ds Dm^-1 in the rest triangle's own 2-D
+// frame, materials' triangle.hpp) on the backend, and per L-G iteration the local pass
+// (local_global_triangle_kernels.hpp), its h^2 G_tri^T p_w share of b and its energy sum.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "local_global_kernels.hpp"
+#include "sinew/core/backend.hpp"
+#include "sinew/core/device_sparse.hpp"
+#include "sinew/integrators/local_global.hpp"
+#include "sinew/linalg/csr_matrix.hpp"
+#include "sinew/materials/triangle.hpp"
+
+namespace sinew::integrators::detail {
+
+/// The triangles of one LocalGlobalIntegrator (see the file comment); empty when it has none.
+class TriangleElements {
+ public:
+  /// Checks description.triangles (indices in [0, @p n), non-degenerate rest triangles) and
+  /// description.thickness, and computes the rest data. @throws sinew::Error naming the triangle
+  /// (or field) prefixed by @p who; nothing is built when it throws.
+  void check(const LocalGlobalDescription& d, Index n, const std::string& who);
+  /// Number of triangles.
+  std::size_t size() const { return rests_.size(); }
+  /// Adds a third of each triangle's mass density A t to its vertices' @p masses (n).
+  void add_masses(double density, std::vector<double>& masses) const;
+  /// Builds G_tri and the weights, and appends h^2 W_i G_i^T G_i to @p triplets (A_s) and
+  /// W_i (G_i^T G_i)_vv to @p elastic_diagonal (n), for @p masses (n) and step @p h.
+  void assemble(const LocalConstants& constants, const std::vector<double>& masses, double h, double neo_hookean_weight,
+                std::vector<Eigen::Triplet<double, Index>>& triplets, std::vector<double>& elastic_diagonal);
+  /// Uploads G_tri, volumes and weights and allocates the per-iteration arrays on @p backend.
+  void upload(Backend& backend, bool neo_hookean);
+  /// Sets the ADMM duals to 0 (start of a step; Neo-Hookean only).
+  void reset_duals(Backend& backend);
+  /// F = G_tri x, then the triangle kernel in @p constants' mode (host loop or CUDA kernel).
+  void local_pass(Backend& backend, const LocalConstants& constants, bool host_loop, const DeviceArray<double>& x);
+  /// b = alpha G_tri^T p_w + beta b (the triangles' share of eq. (6)'s right-hand side).
+  void add_rhs(Backend& backend, double alpha, double beta, DeviceArray<double>& b);
+  /// Sum of the element energies of the last pass that computed them.
+  double energy(Backend& backend);
+  /// Sum of the rest edge lengths (3 per triangle, shared edges counted per triangle).
+  double edge_length_sum(const LocalGlobalDescription& d) const;
+
+ private:
+  std::vector<TriRest> rests_;   // (n_tri) rest data (area without thickness)
+  std::vector<Index> nodes_;     // (3 n_tri) vertex indices
+  double thickness_ = 0.0;       // t (m)
+  std::vector<double> volumes_;  // (n_tri) V = A t
+  CsrMatrix G_host_;             // (2 n_tri x n) rows (e, j): dF_ij/dx_{v,i} = c_e[a][j] at column v
+  std::vector<double> weights_;  // (n_tri) W_i (ADMM w_i of Neo-Hookean triangles)
+  DeviceCsr G_;                  // G_host_ on the backend
+  DeviceArray<double> volumes_dev_, weights_dev_;
+  DeviceArray<double> F_, p_w_, u_;    // (6 n_tri) F by columns, weighted projections, ADMM dual
+  DeviceArray<double> energy_, ones_;  // (n_tri) element energies, ones for their sum
+};
+
+/// @p d with contact_margin resolved when it is automatic (< 0) and there are triangles: half
+/// the mean rest edge length over the tets' 6 and the triangles' 3 edges per element (the contact
+/// solver's own automatic margin counts tet edges only).
+LocalGlobalDescription with_contact_margin(const LocalGlobalDescription& d, const TriangleElements& tris);
+
+}  // namespace sinew::integrators::detail

@@ -1,0 +1,204 @@
+// The seed paper's solid scenes (solid_scenes.hpp) at small sizes, a few frames each: finite, and
+// what each is about happens (the bar twists, the block slides or sticks at the stick/slip
+// threshold, the ball passes between the rollers, the pulled body goes through the gap, the
+// finger bends and touches the ball).
+#include "sinew/scene/solid_scenes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "sinew/backends/registry.hpp"
+
+namespace sinew::scene {
+namespace {
+
+using integrators::LocalGlobalIntegrator;
+using integrators::LocalGlobalReport;
+
+// Mass-weighted centroid of vertices [begin, end) of @p x.
+Vec3 centroid(const LocalGlobalIntegrator& lg, const std::vector<double>& x, Index begin, Index end) {
+  Vec3 c{{0, 0, 0}};
+  double total = 0.0;
+  for (Index v = begin; v < end; ++v) {
+    for (int i = 0; i < 3; ++i) c[i] += lg.masses()[v] * x[3 * v + i];
+    total += lg.masses()[v];
+  }
+  for (int i = 0; i < 3; ++i) c[i] /= total;
+  return c;
+}
+
+bool finite(const std::vector<double>& x) {
+  for (double v : x)
+    if (!std::isfinite(v)) return false;
+  return true;
+}
+
+// n = 2: 9 x 2 x 2 cubes; after 20 frames the ends are turned by -+0.1 pi; the twist is spread
+// along the bar: a corner at 3/4 of the length has turned by a fraction of the end's angle.
+TEST(SolidScenes, TwistingBarTwists) {
+  const SolidScene s = twisting_bar_scene(2);
+  EXPECT_EQ(s.description.rest_positions.size() / 3, 10u * 3 * 3);
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator lg(*be, s.description, s.options);
+  for (int f = 0; f < 20; ++f) ASSERT_TRUE(step_scene(s, lg).ok());
+  const std::vector<double> x = lg.positions();
+  ASSERT_TRUE(finite(x));
+  const double end_angle = 0.5 * 3.14159265358979 * 0.2;
+  // Corner vertex (i, j, k) = (nx, n, n) at the end x = L and (7, n, n) at x = 0.342 m.
+  auto angle = [&](int i) {
+    const Index v = i + 10 * (2 + 3 * 2);
+    return std::atan2(x[3 * v + 2], x[3 * v + 1]) - std::atan2(0.05, 0.05);
+  };
+  std::printf("twist: end %.4f rad (target %.4f), x = 0.34 m: %.4f rad\n", angle(9), end_angle, angle(7));
+  EXPECT_NEAR(angle(9), end_angle, 1e-3);
+  EXPECT_GT(angle(7), 0.1 * end_angle);
+  EXPECT_LT(angle(7), end_angle);
+}
+
+// n = 2; 50 frames: below mu* = tan 10 deg the block slides with a = g (sin 10 - mu cos 10),
+// above it it sticks.
+TEST(SolidScenes, SlopeSlidesBelowAndSticksAboveTheThreshold) {
+  auto be = make_backend("serial");
+  for (double mu : {0.1, 0.3}) {
+    const SolidScene s = slope_scene(2, mu);
+    LocalGlobalIntegrator lg(*be, s.description, s.options);
+    LocalGlobalReport r;
+    for (int f = 0; f < 50; ++f) ASSERT_TRUE((r = step_scene(s, lg)).ok());
+    const Index n = lg.num_vertices();
+    const double vx = centroid(lg, lg.velocities(), 0, n)[0];
+    const double a = 9.81 * (std::sin(10 * 3.14159265358979 / 180) - mu * std::cos(10 * 3.14159265358979 / 180));
+    std::printf("slope mu %.2f: vx(0.5 s) = %.6f m/s, expected %.6f; %zu contacts\n", mu, vx,
+                std::max(0.0, a) * 0.5, r.contacts);
+    EXPECT_EQ(r.contacts, 9u) << "the 3 x 3 bottom vertices";
+    if (a > 0)
+      EXPECT_NEAR(vx, a * 0.5, 0.01 * a * 0.5);
+    else
+      EXPECT_LT(std::abs(vx), 1e-4);
+  }
+}
+
+// n = 4 (125 vertices); the ball falls onto the rollers, is squeezed (contacts on both) and
+// pulled through: its centroid ends below the rollers' axes.
+TEST(SolidScenes, SqueezingBallPassesBetweenTheRollers) {
+  const SolidScene s = squeezing_ball_scene(4);
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator lg(*be, s.description, s.options);
+  std::size_t max_contacts = 0;
+  double min_width = 1.0;
+  for (int f = 0; f < s.frames; ++f) {
+    const LocalGlobalReport r = step_scene(s, lg);
+    ASSERT_TRUE(r.ok()) << r.message;
+    max_contacts = std::max(max_contacts, r.contacts);
+    const std::vector<double> x = lg.positions();
+    const Vec3 c = centroid(lg, x, 0, lg.num_vertices());
+    if (std::abs(c[2]) < 0.02) {  // between the rollers: the ball's x extent
+      double lo = 1, hi = -1;
+      for (Index v = 0; v < lg.num_vertices(); ++v) {
+        lo = std::min(lo, x[3 * v]);
+        hi = std::max(hi, x[3 * v]);
+      }
+      min_width = std::min(min_width, hi - lo);
+    }
+  }
+  const std::vector<double> x = lg.positions();
+  ASSERT_TRUE(finite(x));
+  const Vec3 c = centroid(lg, x, 0, lg.num_vertices());
+  std::printf("squeezing ball: centroid z %.4f m after %d frames, max contacts %zu, width between rollers %.4f m\n",
+              c[2], s.frames, max_contacts, min_width);
+  EXPECT_GT(max_contacts, 4u);
+  EXPECT_LT(c[2], -0.1) << "the ball has passed below the rollers' axes";
+  EXPECT_LT(min_width, 0.15) << "squeezed between the rollers (gap 0.1 m, diameter 0.2 m)";
+}
+
+// n = 2; the handle is pulled 0.5 m in 100 frames: the 10 cm wide body has gone through the
+// 7 cm gap without going through the posts (no vertex deeper than 2.5 mm, 5% of their radius:
+// measured 1.7 mm, the curved posts' gap linearized once per step at q_t while the 5 cm cells
+// slide 5 mm per step along them), and is whole (finite).
+TEST(SolidScenes, PulledBodyGoesThroughTheGap) {
+  const SolidScene s = pulled_through_gap_scene(2, 1e6);
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator lg(*be, s.description, s.options);
+  std::size_t max_contacts = 0;
+  double depth = 0.0;  // deepest penetration of a vertex into a post (radius 5 cm, axes x = 0, y = +-8.5 cm)
+  int frames_in_gap = 0;
+  for (int f = 0; f < s.frames; ++f) {
+    const LocalGlobalReport r = step_scene(s, lg);
+    ASSERT_TRUE(r.ok()) << r.message;
+    max_contacts = std::max(max_contacts, r.contacts);
+    const std::vector<double> x = lg.positions();
+    bool any = false;
+    for (Index v = 0; v < lg.num_vertices(); ++v)
+    {
+      const double dy = std::abs(x[3 * v + 1]) - 0.085;
+      depth = std::max(depth, 0.05 - std::sqrt(x[3 * v] * x[3 * v] + dy * dy));
+      any = any || std::abs(x[3 * v]) < 0.01;
+    }
+    frames_in_gap += any ? 1 : 0;
+  }
+  const std::vector<double> x = lg.positions();
+  ASSERT_TRUE(finite(x));
+  const Vec3 c = centroid(lg, x, 0, lg.num_vertices());
+  double back = 1.0;
+  for (Index v = 0; v < lg.num_vertices(); ++v) back = std::min(back, x[3 * v]);
+  std::printf("pulled body: centroid x %.4f m, back x %.4f m, max contacts %zu, deepest penetration %.2e m, %d frames in the gap\n",
+              c[0], back, max_contacts, depth, frames_in_gap);
+  EXPECT_GT(back, 0.0) << "the whole body is past the posts' axes";
+  EXPECT_GT(max_contacts, 0u) << "it touched the posts";
+  EXPECT_GT(frames_in_gap, 20);
+  EXPECT_LT(depth, 2.5e-3) << "the 10 cm wide body squeezed through the 7 cm gap, not through the posts";
+}
+
+// n = 4; pulling the cable bends the finger toward +x until it touches the ball and keeps it
+// pressed there for 150 frames (measured: pressing from frame 10, the tip stopped 1.1 cm from
+// its start, 9 contacts, cable length within 3e-8 m of its target at frame 200).
+TEST(SolidScenes, CableFingerBendsAndTouchesTheBall) {
+  const SolidScene s = cable_finger_scene(4);
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator lg(*be, s.description, s.options);
+  const std::vector<double> x0 = lg.positions();
+  const Index tip = 1 + 3 * 1;  // finger vertex (1, 1, 0): the tip's centre
+  std::size_t max_contacts = 0;
+  int first_touch = -1;
+  LocalGlobalReport r;
+  for (int f = 0; f < 2 * s.frames; ++f) {  // 50 frames of pulling, then 150 of sustained pressing
+    r = step_scene(s, lg);
+    ASSERT_TRUE(r.ok()) << r.message;
+    double pressing = 0.0;  // sum of normal impulses: > 0 once the finger presses on the ball
+    for (std::size_t j = 0; j < r.contacts; ++j) pressing += r.impulses[3 * j];
+    if (pressing > 0.0 && first_touch < 0) first_touch = f;
+    max_contacts = std::max(max_contacts, r.contacts);
+  }
+  const std::vector<double> x = lg.positions();
+  ASSERT_TRUE(finite(x));
+  std::printf("finger: tip moved %.4f m in x, %.4f m in z; first touch at frame %d, max contacts %zu, cable impulse %.3e\n",
+              x[3 * tip] - x0[3 * tip], x[3 * tip + 2] - x0[3 * tip + 2], first_touch, max_contacts,
+              r.cable_impulses[0]);
+  EXPECT_GT(x[3 * tip] - x0[3 * tip], 0.008) << "bent toward the cable side (+x), up to the ball 1 cm away";
+  EXPECT_LT(x[3 * tip] - x0[3 * tip], 0.015) << "and stopped by it";
+  EXPECT_GE(first_touch, 0) << "the finger touched the ball";
+  EXPECT_LT(r.cable_impulses[0], 0.0) << "the cable pulls";
+  // While pressing, the cable row is coupled to the contact rows through W's cross terms
+  // (C_vw g . f): the length reaching its target then checks them.
+  const integrators::Cable& cable = s.description.cables[0];
+  const double error = std::abs(integrators::cable_length(cable, x) -
+                                (integrators::cable_length(cable, s.description.rest_positions) - 0.015));
+  std::printf("finger: cable length error %.2e m while pressing\n", error);
+  EXPECT_LT(error, 1e-6);
+  EXPECT_LT(r.contact_error, 1e-4);
+}
+
+TEST(SolidScenes, BadSizesAreNamed) {
+  EXPECT_SINEW_ERROR(twisting_bar_scene(0), "twisting_bar_scene", "n");
+  EXPECT_SINEW_ERROR(slope_scene(2, -1.0), "slope_scene", "mu");
+  EXPECT_SINEW_ERROR(squeezing_ball_scene(0), "squeezing_ball_scene");
+  EXPECT_SINEW_ERROR(pulled_through_gap_scene(2, 0.0), "pulled_through_gap_scene", "youngs");
+  EXPECT_SINEW_ERROR(cable_finger_scene(0), "cable_finger_scene");
+}
+
+}  // namespace
+}  // namespace sinew::scene

@@ -65,7 +65,8 @@ const PaperRow* paper_row(const std::string& scene, int size) {
   static const std::map<std::pair<std::string, int>, PaperRow> rows = {
       {{"twisting_bar", 10}, {"Twisting Bar", 5.3e3, 26.4e3, 125.02, kNa, kNa, 0.87, 0.27, kNa, kNa, kNa, kNa, 6.23}},
       {{"twisting_bar", 13}, {"Twisting Bar", 11.3e3, 59.0e3, 463.03, kNa, kNa, 1.67, 0.86, kNa, kNa, kNa, kNa, 13.55}},
-      {{"twisting_bar", 16}, {"Twisting Bar", 20.8e3, 111.1e3, 1310.19, kNa, kNa, 2.99, 2.41, kNa, kNa, kNa, kNa, 28.55}},
+      {{"twisting_bar", 16},
+       {"Twisting Bar", 20.8e3, 111.1e3, 1310.19, kNa, kNa, 2.99, 2.41, kNa, kNa, kNa, kNa, 28.55}},
       {{"squeezing_ball", 18},
        {"Squeezing Ball", 7.1e3, 37.5e3, 266.87, 3.18e3, 11.60, 2.75, 0.50, 0.99, 1.39, 0.51, 2.89, 46.15}},
       {{"squeezing_ball", 24},
@@ -91,8 +92,8 @@ struct Result {
   int size = 0, threads = 1;
   double vertices = 0, elements = 0, s_mb = 0, contacts = 0;
   double schur = 0, local = 0, global = 0, assem = 0, solve = 0, corr = 0, cst_global = 0;  // schur: per frame
-  double frame = 0;                                                                        // per frame
-  double rhs = 0;                                                                          // per frame
+  double frame = 0;                                                                         // per frame
+  double rhs = 0;                                                                           // per frame
   double global_gbs = 0, setup_s = 0;
   bool ok = true;
 };
@@ -191,8 +192,10 @@ std::string cell(double v, const char* format = "%8.2f") {
 }
 
 void print_table(double triad1, double triad_all, int hw) {
-  std::printf("\nTable 3 (seed, 'Simulation statistics') on this machine: 5 L-G iterations, 10 CR iterations, h = 0.01 s.\n");
-  std::printf("Schur and Frame in ms per frame; Local .. Cst. Global in ms per L-G iteration; S in MB (values and indices).\n");
+  std::printf(
+      "\nTable 3 (seed, 'Simulation statistics') on this machine: 5 L-G iterations, 10 CR iterations, h = 0.01 s.\n");
+  std::printf(
+      "Schur and Frame in ms per frame; Local .. Cst. Global in ms per L-G iteration; S in MB (values and indices).\n");
   std::printf("%-34s %7s %8s %9s %7s %8s %8s %8s %8s %8s %8s %8s %8s\n", "scene / backend", "vert", "elem", "S (MB)",
               "max.c", "Schur", "Local", "Global", "Assem.", "CstSolve", "Corr.", "CstGlob", "Frame");
   std::string last;
@@ -202,11 +205,10 @@ void print_table(double triad1, double triad_all, int hw) {
       last = key;
       std::printf("%s (size %d)\n", r.scene.c_str(), r.size);
       if (const PaperRow* p = paper_row(r.scene, r.size))
-        std::printf("  %-32s %7.0f %8.0f %9.2f %7s %s %s %s %s %s %s %s %s\n",
-                    "paper (RTX 4090 + CPU local step)", p->vertices, p->elements, p->s_mb,
-                    cell(p->contacts, "%7.0f").c_str(), cell(p->schur).c_str(), cell(p->local).c_str(),
-                    cell(p->global).c_str(), cell(p->assem).c_str(), cell(p->solve).c_str(), cell(p->corr).c_str(),
-                    cell(p->cst_global).c_str(), cell(p->frame).c_str());
+        std::printf("  %-32s %7.0f %8.0f %9.2f %7s %s %s %s %s %s %s %s %s\n", "paper (RTX 4090 + CPU local step)",
+                    p->vertices, p->elements, p->s_mb, cell(p->contacts, "%7.0f").c_str(), cell(p->schur).c_str(),
+                    cell(p->local).c_str(), cell(p->global).c_str(), cell(p->assem).c_str(), cell(p->solve).c_str(),
+                    cell(p->corr).c_str(), cell(p->cst_global).c_str(), cell(p->frame).c_str());
       else
         std::printf("  %-32s (no matching row in Table 3)\n", "paper");
     }
@@ -214,8 +216,8 @@ void print_table(double triad1, double triad_all, int hw) {
     std::printf("  %-32s %7.0f %8.0f %9.2f %7.0f %s %s %s %s %s %s %s %s%s\n", r.backend.c_str(), r.vertices,
                 r.elements, r.s_mb, r.contacts, cell(contact ? r.schur : kNa).c_str(), cell(r.local).c_str(),
                 cell(r.global).c_str(), cell(contact ? r.assem : kNa).c_str(), cell(contact ? r.solve : kNa).c_str(),
-                cell(contact ? r.corr : kNa).c_str(), cell(contact ? r.cst_global : kNa).c_str(),
-                cell(r.frame).c_str(), r.ok ? "" : "  (non-finite step)");
+                cell(contact ? r.corr : kNa).c_str(), cell(contact ? r.cst_global : kNa).c_str(), cell(r.frame).c_str(),
+                r.ok ? "" : "  (non-finite step)");
   }
   std::printf("\nGlobal step bandwidth (bytes of S' per apply / Global time) against the STREAM triad:\n");
   std::printf("  triad: %.2f GB/s on 1 thread, %.2f GB/s on %d threads\n", triad1, triad_all, hw);
@@ -283,9 +285,10 @@ int main(int argc, char** argv) {
         // cannot run on its arrays (local_global_contact.hpp); only the contact-free bar runs there.
         if (!usable || (name == "cuda" && kind != "twisting_bar")) continue;
         const std::string id = "table3/" + kind + "/" + std::to_string(size) + "/" + name;
-        benchmark::RegisterBenchmark(id.c_str(), [kind = kind, size, name](benchmark::State& s) {
-          run_scene(s, kind, size, name);
-        })->Iterations(frames)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(id.c_str(),
+                                     [kind = kind, size, name](benchmark::State& s) { run_scene(s, kind, size, name); })
+            ->Iterations(frames)
+            ->Unit(benchmark::kMillisecond);
       }
   benchmark::RunSpecifiedBenchmarks();
   print_table(triad1, triad_all, hw);

@@ -5,9 +5,10 @@
 // E = 1e7 Pa, nu = 0) of stable Neo-Hookean tetrahedra, clamped at x = 0 and released from
 // straight at t = 0 under gravity. It swings down (first bending period ~0.6 s) and settles near
 // its static sag (1000 steps of 5 ms: 5 s, most of the swing damped out by implicit Euler).
-// nu = 0 as in tests/physics' cantilever study, so that study's measured mesh ratio applies. The Euler-Bernoulli sag of a linear beam, rho g A L^4 / (8 E I) = 0.147 m, is printed next
-// to what a linear-tet mesh of this resolution reaches at rest: linear tets are too stiff in
-// bending, and tests/physics' cantilever study measured the ratio of the two per resolution.
+// nu = 0 as in tests/physics' cantilever study, so that study's measured mesh ratio applies. The Euler-Bernoulli sag of
+// a linear beam, rho g A L^4 / (8 E I) = 0.147 m, is printed next to what a linear-tet mesh of this resolution reaches
+// at rest: linear tets are too stiff in bending, and tests/physics' cantilever study measured the ratio of the two per
+// resolution.
 #include <chrono>
 #include <cmath>
 #include <cstdio>

@@ -127,7 +127,8 @@ double newton_ground_truth(const LocalGlobalDescription& d, const std::vector<do
     material->add_gradient(q, d.tets, rests, g);
     Eigen::VectorXd grad(static_cast<Eigen::Index>(n));
     for (std::size_t i = 0; i < n; ++i)
-      grad[static_cast<Eigen::Index>(i)] = g[i] + masses[i / 3] / (h * h) * (q[i] - y[i]) + weights[i] * (q[i] - targets[i]);
+      grad[static_cast<Eigen::Index>(i)] =
+          g[i] + masses[i / 3] / (h * h) * (q[i] - y[i]) + weights[i] * (q[i] - targets[i]);
     Eigen::VectorXd step;
     for (bool project : {false, true}) {
       material->element_hessians(q, d.tets, rests, project, H);
@@ -273,9 +274,9 @@ int main(int argc, char** argv) {
           p.milliseconds.push_back(1e3 * static_cast<double>(k) * c.seconds_per_iteration);
         }
         plotted.push_back(std::move(p));
-        std::printf("  %-15s %.3f ms/iteration; error after 5 iterations %.1e, after %d %.1e; to 1e-3:", c.method.c_str(),
-                    1e3 * c.seconds_per_iteration, errors[std::min<std::size_t>(5, errors.size() - 1)], iterations,
-                    errors.back());
+        std::printf("  %-15s %.3f ms/iteration; error after 5 iterations %.1e, after %d %.1e; to 1e-3:",
+                    c.method.c_str(), 1e3 * c.seconds_per_iteration,
+                    errors[std::min<std::size_t>(5, errors.size() - 1)], iterations, errors.back());
         for (int t = 0; t < 2; ++t) {
           if (t == 1) std::printf(", to 1e-6:");
           if (reached[t] >= 0)
@@ -315,20 +316,21 @@ int main(int argc, char** argv) {
     by_iteration.width = 1200;
     by_iteration.height = 800;
     scene::ChartSpec by_time = by_iteration;
-    by_time.title = "Figure 9(c): relative energy error against time (" + cells + " bar, " +
-                    g_backend->name() + " backend)";
+    by_time.title =
+        "Figure 9(c): relative energy error against time (" + cells + " bar, " + g_backend->name() + " backend)";
     by_time.x_label = "milliseconds";
     int moduli_index = 0;
     for (std::size_t i = 0; i < plotted.size(); ++i) {
       const Plotted& p = plotted[i];
       moduli_index = static_cast<int>(i / 3);
       if (p.method != "cholmod")  // its iterates are the sparse inverse's: one curve
-        by_iteration.series.push_back({label(p), p.iterations, p.errors,
-                                       scene::chart_color(moduli_index + (p.method == "jacobi" ? 5 : 0))});
+        by_iteration.series.push_back(
+            {label(p), p.iterations, p.errors, scene::chart_color(moduli_index + (p.method == "jacobi" ? 5 : 0))});
       const bool extreme = p.modulus == moduli.front() || p.modulus == moduli.back();
       if (extreme) by_time.series.push_back({label(p), p.milliseconds, p.errors, std::nullopt});
     }
-    for (const auto& [spec, name] : {std::pair{&by_iteration, "figure9_iterations.png"}, std::pair{&by_time, "figure9_time.png"}}) {
+    for (const auto& [spec, name] :
+         {std::pair{&by_iteration, "figure9_iterations.png"}, std::pair{&by_time, "figure9_time.png"}}) {
       scene::write_png(scene::render_chart(*spec).image, (out / name).string());
       std::printf("wrote %s\n", (out / name).string().c_str());
     }

@@ -40,24 +40,28 @@ TEST(JsonFields, ErrorsNameFilePathAndExpectation) {
                                       "scene.json");
   JsonObject o = root(j);
   EXPECT_SINEW_ERROR(o.real_above("dt", std::nullopt, 0.0), "scene.json: /dt: expected a number > 0, found -1");
-  EXPECT_SINEW_ERROR(o.integer("steps", std::nullopt, 1, 10), "/steps: expected an integer in [1, 10], found a number 2.5");
+  EXPECT_SINEW_ERROR(o.integer("steps", std::nullopt, 1, 10),
+                     "/steps: expected an integer in [1, 10], found a number 2.5");
   EXPECT_SINEW_ERROR(o.choice("model", {"arap", "stable_neo_hookean"}, std::nullopt),
                      "/model: expected one of \"arap\", \"stable_neo_hookean\", found \"neo\"");
   EXPECT_SINEW_ERROR(o.vec3("g", std::nullopt), "/g: expected an array of 3 numbers");
   EXPECT_SINEW_ERROR(o.real("missing", std::nullopt), "/missing: missing; expected a number");
   EXPECT_SINEW_ERROR(o.real("nu", std::nullopt, -1.0, 0.5 - 1e-9), "/nu: expected a number in [-1,");
   auto m = o.object("material");
-  EXPECT_SINEW_ERROR(m->real_above("youngs_modulus", std::nullopt, 0.0), "/material/youngs_modulus: expected a number > 0");
+  EXPECT_SINEW_ERROR(m->real_above("youngs_modulus", std::nullopt, 0.0),
+                     "/material/youngs_modulus: expected a number > 0");
   m->real("poisson_ratio", 0.3);
   EXPECT_SINEW_ERROR(m->finish(), "/material/poison_ratio: unknown key; did you mean \"poisson_ratio\"?");
   auto bodies = o.objects("bodies");
-  EXPECT_SINEW_ERROR(bodies[0].real("mu", std::nullopt, 0.0, 10.0), "/bodies/0/mu: expected a number in [0, 10], found a string");
+  EXPECT_SINEW_ERROR(bodies[0].real("mu", std::nullopt, 0.0, 10.0),
+                     "/bodies/0/mu: expected a number in [0, 10], found a string");
 }
 
 TEST(JsonFields, SyntaxErrorsNameLineAndColumn) {
   EXPECT_SINEW_ERROR(parse_json("{\n  \"dt\": 0.01,\n  \"steps\": ,\n}", "bad.json"), "bad.json:3:", "invalid JSON");
   EXPECT_SINEW_ERROR(parse_json("", "empty.json"), "empty.json:1:1", "invalid JSON");
-  EXPECT_SINEW_ERROR(JsonObject(parse_json("[1, 2]", "a.json"), "a.json", ""), "a.json: /: expected an object, found an array");
+  EXPECT_SINEW_ERROR(JsonObject(parse_json("[1, 2]", "a.json"), "a.json", ""),
+                     "a.json: /: expected an object, found an array");
 }
 
 }  // namespace

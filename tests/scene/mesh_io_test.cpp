@@ -25,9 +25,7 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 std::string read_bytes(const fs::path& path) {
   std::ifstream f(path, std::ios::binary);
@@ -40,7 +38,9 @@ double volume(const TetMesh& m) {
     const Vec3 &a = m.vertices[t[0]], &b = m.vertices[t[1]], &c = m.vertices[t[2]], &d = m.vertices[t[3]];
     const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]},
                  z[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-    v += (u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) + u[2] * (w[0] * z[1] - w[1] * z[0])) / 6;
+    v +=
+        (u[0] * (w[1] * z[2] - w[2] * z[1]) - u[1] * (w[0] * z[2] - w[2] * z[0]) + u[2] * (w[0] * z[1] - w[1] * z[0])) /
+        6;
   }
   return v;
 }
@@ -153,7 +153,8 @@ TEST(Obj, RoundTripAndPolygonsAndRelativeIndices) {
     for (int c = 0; c < 3; ++c) EXPECT_EQ(back.vertices[i][c], m.vertices[i][c]) << "bit exact";
   EXPECT_FALSE(fs::exists(dir / "r.obj.tmp"));
 
-  write_text(dir / "quad.obj", "# a quad\no quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1 4//1\nf -4 -3 -2\n");
+  write_text(dir / "quad.obj",
+             "# a quad\no quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1 4//1\nf -4 -3 -2\n");
   const TriangleMesh quad = read_obj(dir / "quad.obj");
   ASSERT_EQ(quad.triangles.size(), 3u);
   EXPECT_EQ(quad.triangles[1], (std::array<Index, 3>{0, 2, 3}));

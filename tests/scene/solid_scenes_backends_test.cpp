@@ -57,8 +57,8 @@ void expect_bitwise_across_backends(const SolidScene& s, int frames) {
                                     << first_difference;
     EXPECT_EQ(c, contacts);
     ++compared;
-    std::printf("%s: %s bitwise equal to serial over %d frames (max %zu contacts)\n", s.name.c_str(),
-                info.name.c_str(), frames, contacts);
+    std::printf("%s: %s bitwise equal to serial over %d frames (max %zu contacts)\n", s.name.c_str(), info.name.c_str(),
+                frames, contacts);
   }
   EXPECT_GE(compared, 1) << "tbb is always built here";
 }

@@ -72,8 +72,8 @@ TEST(SolidScenes, SlopeSlidesBelowAndSticksAboveTheThreshold) {
     const Index n = lg.num_vertices();
     const double vx = centroid(lg, lg.velocities(), 0, n)[0];
     const double a = 9.81 * (std::sin(10 * 3.14159265358979 / 180) - mu * std::cos(10 * 3.14159265358979 / 180));
-    std::printf("slope mu %.2f: vx(0.5 s) = %.6f m/s, expected %.6f; %zu contacts\n", mu, vx,
-                std::max(0.0, a) * 0.5, r.contacts);
+    std::printf("slope mu %.2f: vx(0.5 s) = %.6f m/s, expected %.6f; %zu contacts\n", mu, vx, std::max(0.0, a) * 0.5,
+                r.contacts);
     EXPECT_EQ(r.contacts, 9u) << "the 3 x 3 bottom vertices";
     if (a > 0)
       EXPECT_NEAR(vx, a * 0.5, 0.01 * a * 0.5);
@@ -132,8 +132,7 @@ TEST(SolidScenes, PulledBodyGoesThroughTheGap) {
     max_contacts = std::max(max_contacts, r.contacts);
     const std::vector<double> x = lg.positions();
     bool any = false;
-    for (Index v = 0; v < lg.num_vertices(); ++v)
-    {
+    for (Index v = 0; v < lg.num_vertices(); ++v) {
       const double dy = std::abs(x[3 * v + 1]) - 0.085;
       depth = std::max(depth, 0.05 - std::sqrt(x[3 * v] * x[3 * v] + dy * dy));
       any = any || std::abs(x[3 * v]) < 0.01;
@@ -145,8 +144,10 @@ TEST(SolidScenes, PulledBodyGoesThroughTheGap) {
   const Vec3 c = centroid(lg, x, 0, lg.num_vertices());
   double back = 1.0;
   for (Index v = 0; v < lg.num_vertices(); ++v) back = std::min(back, x[3 * v]);
-  std::printf("pulled body: centroid x %.4f m, back x %.4f m, max contacts %zu, deepest penetration %.2e m, %d frames in the gap\n",
-              c[0], back, max_contacts, depth, frames_in_gap);
+  std::printf(
+      "pulled body: centroid x %.4f m, back x %.4f m, max contacts %zu, deepest penetration %.2e m, %d frames in the "
+      "gap\n",
+      c[0], back, max_contacts, depth, frames_in_gap);
   EXPECT_GT(back, 0.0) << "the whole body is past the posts' axes";
   EXPECT_GT(max_contacts, 0u) << "it touched the posts";
   EXPECT_GT(frames_in_gap, 20);
@@ -175,9 +176,9 @@ TEST(SolidScenes, CableFingerBendsAndTouchesTheBall) {
   }
   const std::vector<double> x = lg.positions();
   ASSERT_TRUE(finite(x));
-  std::printf("finger: tip moved %.4f m in x, %.4f m in z; first touch at frame %d, max contacts %zu, cable impulse %.3e\n",
-              x[3 * tip] - x0[3 * tip], x[3 * tip + 2] - x0[3 * tip + 2], first_touch, max_contacts,
-              r.cable_impulses[0]);
+  std::printf(
+      "finger: tip moved %.4f m in x, %.4f m in z; first touch at frame %d, max contacts %zu, cable impulse %.3e\n",
+      x[3 * tip] - x0[3 * tip], x[3 * tip + 2] - x0[3 * tip + 2], first_touch, max_contacts, r.cable_impulses[0]);
   EXPECT_GT(x[3 * tip] - x0[3 * tip], 0.008) << "bent toward the cable side (+x), up to the ball 1 cm away";
   EXPECT_LT(x[3 * tip] - x0[3 * tip], 0.015) << "and stopped by it";
   EXPECT_GE(first_touch, 0) << "the finger touched the ball";

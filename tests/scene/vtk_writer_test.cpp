@@ -52,8 +52,9 @@ TEST(VtkWriter, SeriesOfFramesIsValidVtkXml) {
   if (status < 0) GTEST_SKIP() << "python3 is not available to validate the XML";
   EXPECT_EQ(status, 0);
   // The validator does reject a broken file (so the check above can fail).
-  std::ofstream(dir / "broken.vtu") << "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"2\" "
-                                       "NumberOfCells=\"0\"><Points><DataArray>0 0 0</DataArray></Points>";
+  std::ofstream(dir / "broken.vtu")
+      << "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"2\" "
+         "NumberOfCells=\"0\"><Points><DataArray>0 0 0</DataArray></Points>";
   EXPECT_NE(validate(dir / "broken.vtu"), 0);
 }
 

@@ -82,21 +82,21 @@ class LocalGlobalContactSolver {
   SparseInverseOperator* op_;
   DeviceCsr St_;  // (n x n) S'^T, uploaded once: Y = P S'^T below
 
-  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle
-  std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
-  std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
+  std::vector<Contact> contacts_;                                // this step's, ordered by vertex then obstacle
+  std::vector<Cable> cables_;                                    // rest lengths resolved, current pulls
+  std::vector<std::size_t> active_;                              // cables with pull > 0 this step: rows 3c + i
   std::vector<std::vector<std::pair<Index, Vec3>>> cable_rows_;  // (active) row entries of H, by vertex
-  std::vector<double> cable_r_prev_;                  // (cables) previous step's impulses, 0 if slack
-  std::size_t rows_ = 0;                              // rows of this step: 3 contacts + pulled cables
-  std::vector<constraints::ConstraintBlock> blocks_;  // (contacts) circular-cone blocks
-  std::vector<double> r_prev_;                        // (3 contacts of the previous step) impulses
-  std::vector<Contact> contacts_prev_;                // the previous step's contacts (warm start)
-  std::vector<double> x_host_, y_host_;               // (3n) q_t and q~ downloaded for collision
-  DeviceCsr H_, W_;                                   // (3c x 3n), (3c x 3c)
-  DeviceArray<double> e_;                             // (3c + a) d/h - H v_obs; cables: relinearize_cables()
-  std::vector<double> e_host_;                        // (3c + a) e_ on the host
-  DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
-  DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
+  std::vector<double> cable_r_prev_;                             // (cables) previous step's impulses, 0 if slack
+  std::size_t rows_ = 0;                                         // rows of this step: 3 contacts + pulled cables
+  std::vector<constraints::ConstraintBlock> blocks_;             // (contacts) circular-cone blocks
+  std::vector<double> r_prev_;                                   // (3 contacts of the previous step) impulses
+  std::vector<Contact> contacts_prev_;                           // the previous step's contacts (warm start)
+  std::vector<double> x_host_, y_host_;                          // (3n) q_t and q~ downloaded for collision
+  DeviceCsr H_, W_;                                              // (3c x 3n), (3c x 3c)
+  DeviceArray<double> e_;                                        // (3c + a) d/h - H v_obs; cables: relinearize_cables()
+  std::vector<double> e_host_;                                   // (3c + a) e_ on the host
+  DeviceArray<double> q_loc_, r_, u_;                            // (3c) local free velocity, impulses, velocity
+  DeviceArray<double> t3n_, c3n_;                                // (3n) scratch
   std::unique_ptr<constraints::SeedNewtonStep> step_;
 };
 

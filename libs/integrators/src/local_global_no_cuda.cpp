@@ -12,8 +12,8 @@ void local_step_cuda(const LocalConstants&, const double*, const double*, std::s
   throw Error("local-global local step: sinew was built without CUDA (SINEW_WITH_CUDA=OFF)");
 }
 
-void triangle_local_step_cuda(const LocalConstants&, const double*, const double*, std::size_t, const double*,
-                              double*, double*, double*) {
+void triangle_local_step_cuda(const LocalConstants&, const double*, const double*, std::size_t, const double*, double*,
+                              double*, double*) {
   throw Error("local-global triangle local step: sinew was built without CUDA (SINEW_WITH_CUDA=OFF)");
 }
 

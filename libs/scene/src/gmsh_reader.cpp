@@ -21,20 +21,34 @@ namespace {
 // numbering); 0 = unknown. Type 4 is the 4-node tetrahedron.
 int nodes_of_type(long long type) {
   switch (type) {
-    case 15: return 1;   // point
-    case 1: return 2;    // line
-    case 8: return 3;    // 3-node line
-    case 2: return 3;    // triangle
-    case 9: return 6;    // 6-node triangle
-    case 3: return 4;    // quadrangle
-    case 10: return 9;   // 9-node quadrangle
-    case 16: return 8;   // 8-node quadrangle
-    case 4: return 4;    // tetrahedron
-    case 11: return 10;  // 10-node tetrahedron
-    case 5: return 8;    // hexahedron
-    case 6: return 6;    // prism
-    case 7: return 5;    // pyramid
-    default: return 0;
+    case 15:
+      return 1;  // point
+    case 1:
+      return 2;  // line
+    case 8:
+      return 3;  // 3-node line
+    case 2:
+      return 3;  // triangle
+    case 9:
+      return 6;  // 6-node triangle
+    case 3:
+      return 4;  // quadrangle
+    case 10:
+      return 9;  // 9-node quadrangle
+    case 16:
+      return 8;  // 8-node quadrangle
+    case 4:
+      return 4;  // tetrahedron
+    case 11:
+      return 10;  // 10-node tetrahedron
+    case 5:
+      return 8;  // hexahedron
+    case 6:
+      return 6;  // prism
+    case 7:
+      return 5;  // pyramid
+    default:
+      return 0;
   }
 }
 
@@ -42,7 +56,7 @@ int nodes_of_type(long long type) {
 struct RawMesh {
   std::vector<std::size_t> node_tags;
   std::vector<Vec3> coordinates;
-  std::vector<std::size_t> tet_tags;  // 4 per tetrahedron
+  std::vector<std::size_t> tet_tags;   // 4 per tetrahedron
   std::vector<std::string> tet_where;  // line or offset of each tetrahedron
 };
 
@@ -72,7 +86,8 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
         in.require_line("node block " + std::to_string(b) + " '<dim> <tag> <parametric> <nodes>'");
         const bool parametric = in.integer(2, "parametric flag") != 0;
         const std::size_t n = in.count(3, "nodes in block", 4);
-        if (raw.node_tags.size() + n > total) in.fail("more nodes in the blocks than the header's " + std::to_string(total));
+        if (raw.node_tags.size() + n > total)
+          in.fail("more nodes in the blocks than the header's " + std::to_string(total));
         for (std::size_t i = 0; i < n; ++i) {
           in.require_line("a node tag");
           const long long tag = in.integer(0, "node tag");
@@ -102,7 +117,8 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
         const std::size_t n = in.count(3, "elements in block", 4);
         for (std::size_t e = 0; e < n; ++e) {
           in.require_line("an element '<tag> <nodes>...'");
-          in.require_tokens(static_cast<std::size_t>(1 + nodes), "element tag and " + std::to_string(nodes) + " node tags");
+          in.require_tokens(static_cast<std::size_t>(1 + nodes),
+                            "element tag and " + std::to_string(nodes) + " node tags");
           if (type != 4) continue;
           for (int a = 0; a < 4; ++a) {
             const long long tag = in.integer(static_cast<std::size_t>(1 + a), "node tag");
@@ -117,7 +133,8 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
     for (;;) {
       in.require_line("'" + end + "'");
       if (in.token(0) == end) break;
-      if (section == "$Nodes" || section == "$Elements") in.fail("expected '" + end + "', found '" + std::string(in.token(0)) + "'");
+      if (section == "$Nodes" || section == "$Elements")
+        in.fail("expected '" + end + "', found '" + std::string(in.token(0)) + "'");
     }
   }
 }
@@ -142,7 +159,8 @@ class Bytes {
   std::size_t count(const char* what, std::size_t bytes_each) {
     const std::uint64_t n = read<std::uint64_t>(what);
     if (n > (text_.size() - pos_) / bytes_each)
-      fail(std::string(what) + " = " + std::to_string(n) + " is more than the rest of the file can hold: truncated or corrupt");
+      fail(std::string(what) + " = " + std::to_string(n) +
+           " is more than the rest of the file can hold: truncated or corrupt");
     return static_cast<std::size_t>(n);
   }
   // Reads the rest of the line (a section name or its end marker).
@@ -190,7 +208,8 @@ void read_binary(Bytes& in, RawMesh& raw) {
         in.read<std::int32_t>("entity tag");
         const bool parametric = in.read<std::int32_t>("parametric flag") != 0;
         const std::size_t n = in.count("nodes in block", 32);
-        if (raw.node_tags.size() + n > total) in.fail("more nodes in the blocks than the header's " + std::to_string(total));
+        if (raw.node_tags.size() + n > total)
+          in.fail("more nodes in the blocks than the header's " + std::to_string(total));
         for (std::size_t i = 0; i < n; ++i) {
           const std::uint64_t tag = in.read<std::uint64_t>("node tag");
           if (tag == 0) in.fail("node tags must be > 0");
@@ -250,13 +269,17 @@ TetMesh read_gmsh(const std::filesystem::path& path) { return parse_gmsh(detail:
 TetMesh parse_gmsh(std::string_view text, const std::string& file) {
   detail::Tokens head(text, file, 0);
   head.require_line("'$MeshFormat'");
-  if (head.token(0) != "$MeshFormat") head.fail("not a Gmsh mesh: expected '$MeshFormat', found '" + std::string(head.token(0)).substr(0, 40) + "'");
+  if (head.token(0) != "$MeshFormat")
+    head.fail("not a Gmsh mesh: expected '$MeshFormat', found '" + std::string(head.token(0)).substr(0, 40) + "'");
   head.require_line("'4.1 <file type> <data size>'");
   if (head.token(0) != "4.1")
-    head.fail("MSH version " + std::string(head.token(0)) + " is not supported: sinew reads version 4.1 (gmsh -format msh41)");
+    head.fail("MSH version " + std::string(head.token(0)) +
+              " is not supported: sinew reads version 4.1 (gmsh -format msh41)");
   const long long binary = head.integer(1, "file type (0 ASCII, 1 binary)");
-  if (binary != 0 && binary != 1) head.fail("file type must be 0 (ASCII) or 1 (binary), found " + std::to_string(binary));
-  if (head.integer(2, "data size") != 8) head.fail("data size must be 8 (64-bit size_t), found " + std::string(head.token(2)));
+  if (binary != 0 && binary != 1)
+    head.fail("file type must be 0 (ASCII) or 1 (binary), found " + std::to_string(binary));
+  if (head.integer(2, "data size") != 8)
+    head.fail("data size must be 8 (64-bit size_t), found " + std::string(head.token(2)));
   RawMesh raw;
   if (binary == 0) {
     head.require_line("'$EndMeshFormat'");
@@ -269,7 +292,8 @@ TetMesh parse_gmsh(std::string_view text, const std::string& file) {
     std::int32_t one = 0;
     std::memcpy(&one, text.data() + at, 4);
     const bool swap = one != 1;
-    if (swap && one != 0x01000000) throw Error(file + ": byte " + std::to_string(at) + ": expected the binary integer 1");
+    if (swap && one != 0x01000000)
+      throw Error(file + ": byte " + std::to_string(at) + ": expected the binary integer 1");
     Bytes in(text, at + 4, file, swap);
     const std::string rest = in.line();  // the newline after the integer
     if (!rest.empty()) in.fail("expected a newline after the binary integer 1");

@@ -86,8 +86,8 @@ double JsonObject::real(const std::string& key, std::optional<double> fallback, 
     return *fallback;
   }
   const nlohmann::json& v = get(key);
-  const std::string range = expected ? std::string(expected)
-                                     : "a number in [" + number_text(lo) + ", " + number_text(hi) + "]";
+  const std::string range =
+      expected ? std::string(expected) : "a number in [" + number_text(lo) + ", " + number_text(hi) + "]";
   if (!v.is_number()) fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < lo || x > hi) fail(key, "expected " + range + ", found " + shown(v));
@@ -95,8 +95,8 @@ double JsonObject::real(const std::string& key, std::optional<double> fallback, 
 }
 
 double JsonObject::real_above(const std::string& key, std::optional<double> fallback, double lo, double hi) {
-  const std::string expected = "a number > " + number_text(lo) +
-                               (hi < std::numeric_limits<double>::max() ? " and <= " + number_text(hi) : "");
+  const std::string expected =
+      "a number > " + number_text(lo) + (hi < std::numeric_limits<double>::max() ? " and <= " + number_text(hi) : "");
   const double x = real(key, fallback, lo, hi, expected.c_str());
   if (!(x > lo)) fail(key, "expected " + expected + ", found " + number_text(x));
   return x;
@@ -109,7 +109,8 @@ long long JsonObject::integer(const std::string& key, std::optional<long long> f
   }
   const nlohmann::json& v = get(key);
   const std::string range = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  if (!v.is_number_integer() && !v.is_number_unsigned()) fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
+  if (!v.is_number_integer() && !v.is_number_unsigned())
+    fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
   if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
     fail(key, "expected " + range + ", found " + shown(v));
   const long long x = v.get<long long>();
@@ -159,7 +160,8 @@ std::array<double, 3> JsonObject::vec3(const std::string& key, std::optional<std
     return *fallback;
   }
   const nlohmann::json& v = get(key);
-  if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers, found " + type_name(v) + " " + shown(v));
+  if (!v.is_array() || v.size() != 3)
+    fail(key, "expected an array of 3 numbers, found " + type_name(v) + " " + shown(v));
   std::array<double, 3> x{};
   for (std::size_t i = 0; i < 3; ++i) {
     if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))

@@ -25,7 +25,8 @@ void check_tets(const TetMesh& mesh, const std::string& file, const std::vector<
       for (int c = 0; c < 3; ++c) u[a][c] = (*x[a + 1])[c] - (*x[0])[c];
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
-        longest = std::max(longest, std::hypot((*x[a])[0] - (*x[b])[0], (*x[a])[1] - (*x[b])[1], (*x[a])[2] - (*x[b])[2]));
+        longest =
+            std::max(longest, std::hypot((*x[a])[0] - (*x[b])[0], (*x[a])[1] - (*x[b])[1], (*x[a])[2] - (*x[b])[2]));
     const double det = u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
                        u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
                        u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
@@ -55,7 +56,8 @@ std::vector<Vec3> parse_tetgen_nodes(std::string_view text, const std::string& f
     in.require_line("point " + std::to_string(i) + " of " + std::to_string(n));
     const long long number = in.integer(0, "point number");
     if (i == 0) {
-      if (number != 0 && number != 1) in.fail("the first point must be numbered 0 or 1, found " + std::to_string(number));
+      if (number != 0 && number != 1)
+        in.fail("the first point must be numbered 0 or 1, found " + std::to_string(number));
       base = number;
     } else if (number != base + static_cast<long long>(i)) {
       in.fail("points must be numbered consecutively: expected " + std::to_string(base + static_cast<long long>(i)) +

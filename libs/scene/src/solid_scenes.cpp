@@ -196,8 +196,7 @@ SolidScene cable_finger_scene(int n) {
   for (int j = 0; j <= fx; ++j)  // the clamp: the finger's top face
     for (int i = 0; i <= fx; ++i) d.targets.push_back({fid(i, j, fz), finger.vertices[fid(i, j, fz)], 0.0});
   for (std::size_t v = 0; v < ball.vertices.size(); ++v)  // the ball rests on the plane: its bottom cap held
-    if (ball.vertices[v][2] < 0.1 * radius)
-      d.targets.push_back({ball0 + static_cast<Index>(v), ball.vertices[v], 0.0});
+    if (ball.vertices[v][2] < 0.1 * radius) d.targets.push_back({ball0 + static_cast<Index>(v), ball.vertices[v], 0.0});
   integrators::Cable cable;  // along the +x face's mid-line, from the clamp to the tip (Fig. 11)
   for (int k = fz; k >= 0; --k) cable.vertices.push_back(fid(fx, fx / 2, k));
   d.cables.push_back(cable);

@@ -31,7 +31,8 @@ inline std::string read_file(const std::filesystem::path& path) {
 // comment != 0, everything from that character to the end of the line.
 class Tokens {
  public:
-  Tokens(std::string_view text, std::string file, char comment) : text_(text), file_(std::move(file)), comment_(comment) {}
+  Tokens(std::string_view text, std::string file, char comment)
+      : text_(text), file_(std::move(file)), comment_(comment) {}
 
   // Advances to the next line with tokens; false at the end of the text.
   bool next_line() {
@@ -72,8 +73,7 @@ class Tokens {
 
   // Checks that the line has at least @p n tokens.
   void require_tokens(std::size_t n, const std::string& what) const {
-    if (size() < n)
-      fail("expected " + what + " (" + std::to_string(n) + " values), found " + std::to_string(size()));
+    if (size() < n) fail("expected " + what + " (" + std::to_string(n) + " values), found " + std::to_string(size()));
   }
   // Token @p i as an integer.
   long long integer(std::size_t i, const std::string& what) const {

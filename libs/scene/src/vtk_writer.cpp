@@ -18,11 +18,20 @@ std::string xml_escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -31,9 +40,11 @@ std::string xml_escaped(const std::string& text) {
 void check_field(const VtuField& f, std::size_t count, const char* where, const std::string& file) {
   bool name_ok = !f.name.empty();
   for (char c : f.name)
-    name_ok = name_ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-');
+    name_ok =
+        name_ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-');
   if (!name_ok)
-    throw Error(file + ": field name '" + f.name + "' must be non-empty letters, digits, '_' or '-' (it goes into XML)");
+    throw Error(file + ": field name '" + f.name +
+                "' must be non-empty letters, digits, '_' or '-' (it goes into XML)");
   if (f.components != 1 && f.components != 3 && f.components != 9)
     throw Error(file + ": field '" + f.name + "' has " + std::to_string(f.components) +
                 " components; expected 1, 3 or 9");
@@ -75,8 +86,8 @@ void write_vtu(const VtuFrame& frame, const std::filesystem::path& path) {
   auto check_cell = [&](const Index* v, int k, std::size_t c) {
     for (int a = 0; a < k; ++a)
       if (v[a] < 0 || static_cast<std::size_t>(v[a]) >= n)
-        throw Error(file + ": cell " + std::to_string(c) + " uses point " + std::to_string(v[a]) + ", out of range [0, " +
-                    std::to_string(n) + ")");
+        throw Error(file + ": cell " + std::to_string(c) + " uses point " + std::to_string(v[a]) +
+                    ", out of range [0, " + std::to_string(n) + ")");
   };
   for (std::size_t c = 0; c < frame.tets.size(); ++c) check_cell(frame.tets[c].data(), 4, c);
   for (std::size_t c = 0; c < frame.triangles.size(); ++c)
@@ -125,7 +136,8 @@ void PvdSeries::add(double time, const VtuFrame& frame) {
   s.precision(17);
   s << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
     << "  <Collection>\n";
-  for (const auto& [t, f] : entries_) s << "    <DataSet timestep=\"" << t << "\" part=\"0\" file=\"" << xml_escaped(f) << "\"/>\n";
+  for (const auto& [t, f] : entries_)
+    s << "    <DataSet timestep=\"" << t << "\" part=\"0\" file=\"" << xml_escaped(f) << "\"/>\n";
   s << "  </Collection>\n</VTKFile>\n";
   write_file_atomically(path_, s.str());
 }

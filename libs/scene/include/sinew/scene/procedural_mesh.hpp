@@ -32,8 +32,8 @@ TetMesh box_tet_mesh(const Vec3& lo, const Vec3& hi, int nx, int ny, int nz);
 
 /// The ball of @p radius around @p center: the cube [-1, 1]^3 with n cells per side split as in
 /// box_tet_mesh but with each cell's diagonal mirrored to point away from the centre (so no tet
-/// has all four vertices on the surface), each vertex p moved to center + radius p ||p||_inf / ||p||_2. The map sends the cube's
-/// surface onto the sphere and is orientation-preserving (its Jacobian determinant is
+/// has all four vertices on the surface), each vertex p moved to center + radius p ||p||_inf / ||p||_2. The map sends
+/// the cube's surface onto the sphere and is orientation-preserving (its Jacobian determinant is
 /// (||p||_inf / ||p||_2)^3 > 0, the factor being homogeneous of degree 0), so the mesh stays
 /// conforming and positively oriented; elements near the cube's corners are the flattest.
 /// (n + 1)^3 vertices, 6 n^3 tets; the volume tends to 4/3 pi r^3 at second order in 1/n.

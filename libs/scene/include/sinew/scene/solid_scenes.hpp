@@ -23,7 +23,7 @@ namespace sinew::scene {
 
 /// A solid scene for LocalGlobalIntegrator: what to build it from and how it is driven.
 struct SolidScene {
-  std::string name;                               ///< short id, e.g. "twisting_bar"
+  std::string name;                                 ///< short id, e.g. "twisting_bar"
   integrators::LocalGlobalDescription description;  ///< the solid(s), targets, obstacles, cables
   integrators::LocalGlobalOptions options;          ///< L-G and contact options (the seed's Table 3 settings)
   /// Moves targets, obstacles and cable pulls before step @p step (0-based) of @p lg; empty =
@@ -74,8 +74,8 @@ SolidScene squeezing_ball_scene(int n = 18);
 /// vertices within 2 cm of its mid-plane y = 0 are pulled along +x at 0.5 m/s by moving
 /// positional targets, through the 7 cm gap between two vertical posts (cylinders of radius 5 cm
 /// on the axes x = 0, y = +-8.5 cm, friction 0.2): the block must narrow by 30% to pass, from
-/// about frame 5 (its front starts 2 cm before the posts) to frame ~70. n = 12 gives 4225 vertices (the wooper's 5.3k; E = 1e7), n = 16 9537
-/// (the gingerbread man's 11.1k; E = 1e6). @throws sinew::Error when n < 1 or youngs <= 0.
+/// about frame 5 (its front starts 2 cm before the posts) to frame ~70. n = 12 gives 4225 vertices (the wooper's 5.3k;
+/// E = 1e7), n = 16 9537 (the gingerbread man's 11.1k; E = 1e6). @throws sinew::Error when n < 1 or youngs <= 0.
 SolidScene pulled_through_gap_scene(int n = 12, double youngs = 1e7);
 
 /// Cable-driven soft finger (Sec. 7.8, Figs. 2 and 11; Table 3 "Grabbing Raptor"): a hanging

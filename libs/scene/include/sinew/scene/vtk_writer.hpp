@@ -15,15 +15,15 @@ namespace sinew::scene {
 
 /// A named field on the points or the cells of a VtuFrame: values.size() = components * count.
 struct VtuField {
-  std::string name;           ///< shown in ParaView, e.g. "velocity"; letters, digits, '_' and '-' only
-  int components = 1;         ///< 1 (scalar), 3 (vector) or 9 (3x3 tensor, row-major)
+  std::string name;            ///< shown in ParaView, e.g. "velocity"; letters, digits, '_' and '-' only
+  int components = 1;          ///< 1 (scalar), 3 (vector) or 9 (3x3 tensor, row-major)
   std::vector<double> values;  ///< (components * count) values, item-major
 };
 
 /// One frame of a mesh: positions, elements and fields.
 struct VtuFrame {
-  std::vector<double> points;                  ///< (3 n_points) interleaved x y z
-  std::vector<std::array<Index, 4>> tets;      ///< tetrahedra (VTK_TETRA), written first
+  std::vector<double> points;                   ///< (3 n_points) interleaved x y z
+  std::vector<std::array<Index, 4>> tets;       ///< tetrahedra (VTK_TETRA), written first
   std::vector<std::array<Index, 3>> triangles;  ///< triangles (VTK_TRIANGLE), after the tets
   std::vector<VtuField> point_fields;           ///< one value group per point
   std::vector<VtuField> cell_fields;            ///< one value group per cell (tets, then triangles)

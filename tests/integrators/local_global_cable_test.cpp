@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "flat_tet_mesh.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
@@ -27,31 +28,12 @@ Index vid(int i, int j, int k) { return i + (kNx + 1) * (j + (kNy + 1) * k); }
 
 LocalGlobalDescription bar_with_cable(bool gravity) {
   LocalGlobalDescription d;
+  test::FlatTetMesh m =
+      test::flat_box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{0.05 * kNx, 0.05 * kNy, 0.05 * kNz}}, kNx, kNy, kNz);
+  d.rest_positions = std::move(m.x);
+  d.tets = std::move(m.tets);
   for (int k = 0; k <= kNz; ++k)
-    for (int j = 0; j <= kNy; ++j)
-      for (int i = 0; i <= kNx; ++i) {
-        d.rest_positions.push_back(0.05 * i);
-        d.rest_positions.push_back(0.05 * j);
-        d.rest_positions.push_back(0.05 * k);
-        if (i == 0) d.targets.push_back({vid(i, j, k), Vec3{{0.0, 0.05 * j, 0.05 * k}}, 0.0});
-      }
-  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < kNz; ++k)
-    for (int j = 0; j < kNy; ++j)
-      for (int i = 0; i < kNx; ++i)
-        for (const auto& p : perms) {
-          int c[3] = {0, 0, 0};
-          std::array<Index, 4> t{vid(i, j, k), 0, 0, 0};
-          for (int s = 0; s < 3; ++s) {
-            ++c[p[s]];
-            t[s + 1] = vid(i + c[0], j + c[1], k + c[2]);
-          }
-          double X[12];
-          for (int v = 0; v < 4; ++v)
-            for (int q = 0; q < 3; ++q) X[3 * v + q] = d.rest_positions[3 * t[v] + q];
-          if (determinant(tet_edge_matrix(X)) < 0) std::swap(t[2], t[3]);
-          d.tets.insert(d.tets.end(), t.begin(), t.end());
-        }
+    for (int j = 0; j <= kNy; ++j) d.targets.push_back({vid(0, j, k), Vec3{{0.0, 0.05 * j, 0.05 * k}}, 0.0});
   d.model = MaterialModel::kArap;
   d.elastic = {1e5, 0.3};
   d.time_step = 0.01;

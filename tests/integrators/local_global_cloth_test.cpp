@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "flat_tet_mesh.hpp"
+#include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/local_global.hpp"
@@ -165,31 +167,15 @@ INSTANTIATE_TEST_SUITE_P(Models, LocalGlobalClothFixedPoint,
 TEST(LocalGlobalCloth, TetsAndTrianglesTogetherGiveTheNewtonStepOfBothEnergies) {
   constexpr int n = 3;
   const double a = 0.1;
-  std::vector<double> X;
   auto id = [](int i, int j, int k) { return static_cast<Index>(i + (n + 1) * (j + (n + 1) * k)); };
-  for (int k = 0; k <= 1; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= n; ++i) X.insert(X.end(), {a * i, a * j, a * k});
-  std::vector<Index> tets, triangles;
-  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  test::FlatTetMesh block = test::flat_box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{a * n, a * n, a}}, n, n, 1);
+  const std::vector<double> X = block.x;
+  const std::vector<Index> tets = block.tets;
+  std::vector<Index> triangles;
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      for (const auto& p : perms) {
-        int c[3] = {0, 0, 0};
-        std::array<Index, 4> t{id(i, j, 0), 0, 0, 0};
-        for (int q = 0; q < 3; ++q) {
-          ++c[p[q]];
-          t[q + 1] = id(i + c[0], j + c[1], c[2]);
-        }
-        double T[12];
-        for (int v = 0; v < 4; ++v)
-          for (int d = 0; d < 3; ++d) T[3 * v + d] = X[3 * t[v] + d];
-        if (determinant(tet_edge_matrix(T)) < 0) std::swap(t[2], t[3]);
-        tets.insert(tets.end(), t.begin(), t.end());
-      }
+    for (int i = 0; i < n; ++i)
       triangles.insert(triangles.end(), {id(i, j, 1), id(i + 1, j, 1), id(i + 1, j + 1, 1), id(i, j, 1),
                                          id(i + 1, j + 1, 1), id(i, j + 1, 1)});
-    }
   LocalGlobalDescription d;
   d.rest_positions = X;
   d.tets = tets;
@@ -323,23 +309,8 @@ TEST(LocalGlobalCloth, HostBackendsGiveBitwiseIdenticalPositions) {
       }
       return lg.positions();
     };
-    auto serial = make_backend("serial");
-    const std::vector<double> reference = run(*serial);
-    int compared = 0;
-    for (const BackendInfo& info : builtin_backends().list()) {
-      if (!info.usable || info.name == "serial" || info.name == "cuda") continue;
-      BackendOptions o;
-      o.threads = 2;
-      auto backend = make_backend(info.name, o);
-      if (!backend->runs_host_code()) continue;
-      const std::vector<double> x = run(*backend);
-      ASSERT_EQ(x.size(), reference.size());
-      EXPECT_EQ(std::memcmp(x.data(), reference.data(), x.size() * sizeof(double)), 0) << info.name;
-      ++compared;
-      std::printf("cloth %s: %s bitwise equal to serial after 20 steps\n", material_model_name(model),
-                  info.name.c_str());
-    }
-    EXPECT_GE(compared, 1) << "tbb is always built here";
+    EXPECT_GE(test::expect_host_backends_bitwise_equal(run, std::string("cloth ") + material_model_name(model)), 1)
+        << "tbb is always built here";
   }
 }
 

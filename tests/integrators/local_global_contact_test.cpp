@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "flat_tet_mesh.hpp"
+#include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
@@ -23,7 +25,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A box [0, Lx] x [0, Ly] x [z0, z0 + Lz] of nx x ny x nz cubes, 6 Kuhn tetrahedra each.
+// A box [0, Lx] x [0, Ly] x [z0, z0 + Lz] of nx x ny x nz cubes (scene::box_tet_mesh).
 struct Block {
   std::vector<double> x;  // (3 n) rest positions
   std::vector<Index> tets;
@@ -33,32 +35,10 @@ struct Block {
 };
 
 Block make_block(int nx, int ny, int nz, double Lx, double Ly, double Lz, double z0) {
-  Block b{{}, {}, {}, nx, ny, nz};
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i) {
-        if (k == 0) b.bottom.push_back(b.id(i, j, k));
-        b.x.push_back(Lx * i / nx);
-        b.x.push_back(Ly * j / ny);
-        b.x.push_back(z0 + Lz * k / nz);
-      }
-  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        for (const auto& p : perms) {
-          int c[3] = {0, 0, 0};
-          std::array<Index, 4> t{b.id(i, j, k), 0, 0, 0};
-          for (int s = 0; s < 3; ++s) {
-            ++c[p[s]];
-            t[s + 1] = b.id(i + c[0], j + c[1], k + c[2]);
-          }
-          double X[12];
-          for (int v = 0; v < 4; ++v)
-            for (int d = 0; d < 3; ++d) X[3 * v + d] = b.x[3 * t[v] + d];
-          if (determinant(tet_edge_matrix(X)) < 0) std::swap(t[2], t[3]);
-          b.tets.insert(b.tets.end(), t.begin(), t.end());
-        }
+  test::FlatTetMesh m = test::flat_box_tet_mesh(Vec3{{0, 0, z0}}, Vec3{{Lx, Ly, z0 + Lz}}, nx, ny, nz);
+  Block b{std::move(m.x), std::move(m.tets), {}, nx, ny, nz};
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) b.bottom.push_back(b.id(i, j, 0));
   return b;
 }
 
@@ -382,22 +362,7 @@ TEST(LocalGlobalContact, HostBackendsGiveBitwiseIdenticalPositions) {
     EXPECT_EQ(contacts, 16u);
     return lg.positions();
   };
-  auto serial = make_backend("serial");
-  const std::vector<double> reference = run(*serial);
-  int compared = 0;
-  for (const BackendInfo& info : builtin_backends().list()) {
-    if (!info.usable || info.name == "serial" || info.name == "cuda") continue;
-    BackendOptions o;
-    o.threads = 2;
-    auto backend = make_backend(info.name, o);
-    if (!backend->runs_host_code()) continue;
-    const std::vector<double> x = run(*backend);
-    ASSERT_EQ(x.size(), reference.size());
-    EXPECT_EQ(std::memcmp(x.data(), reference.data(), x.size() * sizeof(double)), 0) << info.name;
-    ++compared;
-    std::printf("contact: %s bitwise equal to serial after 20 steps\n", info.name.c_str());
-  }
-  EXPECT_GE(compared, 1) << "tbb is always built here";
+  EXPECT_GE(test::expect_host_backends_bitwise_equal(run, "contact"), 1) << "tbb is always built here";
 }
 
 TEST(LocalGlobalContact, BadInputIsNamed) {

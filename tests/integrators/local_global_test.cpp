@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "flat_tet_mesh.hpp"
+#include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/local_global.hpp"
@@ -25,8 +27,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A bar [0, L] x [-a/2, a/2]^2 of nx x ny x nz cubes, 6 Kuhn tetrahedra each, positively
-// oriented (the scene library's box_tet_mesh is not linked into integrators_test).
+// A bar [0, L] x [-a/2, a/2]^2 of nx x ny x nz cubes (scene::box_tet_mesh), with its grid indexing.
 struct Bar {
   std::vector<double> x;  // (3 n) rest positions
   std::vector<Index> tets;
@@ -36,32 +37,8 @@ struct Bar {
 };
 
 Bar make_bar(int nx, int ny, int nz, double L, double a) {
-  Bar b{{}, {}, nx, ny, nz, L, a};
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i) {
-        b.x.push_back(L * i / nx);
-        b.x.push_back(a * j / ny - a / 2);
-        b.x.push_back(a * k / nz - a / 2);
-      }
-  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        for (const auto& p : perms) {
-          int c[3] = {0, 0, 0};
-          std::array<Index, 4> t{b.id(i, j, k), 0, 0, 0};
-          for (int s = 0; s < 3; ++s) {
-            ++c[p[s]];
-            t[s + 1] = b.id(i + c[0], j + c[1], k + c[2]);
-          }
-          double X[12];
-          for (int v = 0; v < 4; ++v)
-            for (int d = 0; d < 3; ++d) X[3 * v + d] = b.x[3 * t[v] + d];
-          if (determinant(tet_edge_matrix(X)) < 0) std::swap(t[2], t[3]);
-          b.tets.insert(b.tets.end(), t.begin(), t.end());
-        }
-  return b;
+  test::FlatTetMesh m = test::flat_box_tet_mesh(Vec3{{0, -a / 2, -a / 2}}, Vec3{{L, a / 2, a / 2}}, nx, ny, nz);
+  return Bar{std::move(m.x), std::move(m.tets), nx, ny, nz, L, a};
 }
 
 LocalGlobalDescription describe(const Bar& bar, MaterialModel model, double E, double nu, double h) {
@@ -263,22 +240,8 @@ TEST(LocalGlobal, HostBackendsGiveBitwiseIdenticalPositions) {
       }
       return lg.positions();
     };
-    auto serial = make_backend("serial");
-    const std::vector<double> reference = run(*serial);
-    int compared = 0;
-    for (const BackendInfo& info : builtin_backends().list()) {
-      if (!info.usable || info.name == "serial" || info.name == "cuda") continue;
-      BackendOptions o;
-      o.threads = 2;
-      auto backend = make_backend(info.name, o);
-      if (!backend->runs_host_code()) continue;
-      const std::vector<double> x = run(*backend);
-      ASSERT_EQ(x.size(), reference.size());
-      EXPECT_EQ(std::memcmp(x.data(), reference.data(), x.size() * sizeof(double)), 0) << info.name;
-      ++compared;
-      std::printf("%s: %s bitwise equal to serial after 20 steps\n", material_model_name(model), info.name.c_str());
-    }
-    EXPECT_GE(compared, 1) << "tbb is always built here";
+    EXPECT_GE(test::expect_host_backends_bitwise_equal(run, std::string(material_model_name(model))), 1)
+        << "tbb is always built here";
   }
 }
 

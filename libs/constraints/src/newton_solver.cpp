@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sinew/constraints/natural_map.hpp"
+#include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew::constraints {
@@ -332,13 +333,10 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   const std::vector<Index> offsets = block_offsets(p.blocks);
   const EigenCsr W = to_eigen(p.W);
   const Eigen::VectorXd diagW = Eigen::VectorXd(W.diagonal());
-  // Complementarity preconditioner, eq. (28) with FCLIB's scaling: rho = W_jj for normal and
-  // unilateral rows, the tangent mean for both friction rows.
-  Eigen::VectorXd rho = diagW;
-  for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const Index i = offsets[b];
-    if (block_size(p.blocks[b].kind) == 3) rho[i + 1] = rho[i + 2] = 0.5 * (diagW[i + 1] + diagW[i + 2]);
-  }
+  // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).
+  const std::vector<double> rho_values =
+      seed_preconditioner(std::vector<double>(diagW.data(), diagW.data() + diagW.size()), p.blocks);
+  const Eigen::VectorXd rho = Eigen::Map<const Eigen::VectorXd>(rho_values.data(), m);
   for (Index i = 0; i < m; ++i) {
     if (!(rho[i] > 0.0)) {
       report.status = SolverStatus::kFailed;

@@ -25,7 +25,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -37,6 +36,7 @@
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/material.hpp"
 #include "sinew/materials/tetrahedron.hpp"
+#include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/image.hpp"
 #include "sinew/scene/line_chart.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
@@ -287,15 +287,8 @@ int main(int argc, char** argv) {
         std::printf("\n");
       }
     }
-    // Written whole to a temporary name and renamed: never a truncated file.
-    std::filesystem::create_directories(out);
-    const std::filesystem::path file = out / "figure9_convergence.csv", tmp = out / ".figure9_convergence.csv.tmp";
-    {
-      std::ofstream f(tmp);
-      f << csv.str();
-      if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, file);
+    const std::filesystem::path file = out / "figure9_convergence.csv";
+    scene::write_file_atomically(file, csv.str());  // whole or not at all
     std::printf("wrote %s\n", file.string().c_str());
     if (!scene::png_supported()) {
       std::printf("no plots: sinew was built without libpng\n");

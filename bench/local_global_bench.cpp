@@ -10,7 +10,7 @@
 // Contact case (seed Sec. 5, Algorithm 4): a soft block (E = 1e5 Pa) resting on a frictional
 // plane (mu = 0.5), every vertex a contact candidate, its whole bottom face in contact; counters
 // named like the seed's Table 3 columns, milliseconds per step: schur_ms (collision excluded:
-// W = H S'^T S' H^T by SpGEMM and the Newton step's preparation), local_ms, global_ms
+// W = H S'^T S' H^T by the chosen assembly of C and the Newton step's preparation), local_ms, global_ms
 // (q_free = S'^T S' b), assem_ms (q_loc), cst_solve_ms (seed Newton steps: indicators + CR),
 // corr_ms (q += A^-1 h H^T r), cst_global_ms (the four before), frame_ms (the step without
 // collision, phases synchronized) and collision_ms; contacts, newton and cr per step, and the
@@ -20,8 +20,15 @@
 // cloth of SIDE x SIDE vertices (triangle membranes of the chosen model, E = 1e5 Pa, nu = 0.45)
 // pulled apart by moving targets on two edges, per backend; the same counters as the bar.
 //
+// --schur picks how the contact case assembles C = P S'^T S' P^T behind W
+// (LocalGlobalContactOptions::schur): auto, sparse, dense or a list, one benchmark each;
+// --delassus whether W is stored or applied through its factors (LocalGlobalContactOptions::
+// delassus): auto, explicit, operator or a list, one benchmark each (schur matters only when W
+// is stored).
+//
 //   local_global_bench [--bars=11x4x4,26x8x8,58x12x12] [--blocks=8x8x4,16x16x8] [--cloths=101]
-//                      [--model=arap|corotational|stable_neo_hookean] [Google Benchmark flags]
+//                      [--model=arap|corotational|stable_neo_hookean] [--schur=auto]
+//                      [--delassus=auto] [Google Benchmark flags]
 // A bar NXxNYxNZ has NX NY NZ cubes of 6 tetrahedra (1056, 9984 and 50112 tetrahedra by default);
 // a block NXxNYxNZ is 0.2 m wide with cubic cells (1536 and 12288 tetrahedra by default).
 #include <benchmark/benchmark.h>
@@ -113,7 +120,9 @@ integrators::LocalGlobalDescription description(Case c, const BarSize& size) {
 }
 
 LocalGlobalIntegrator& integrator(const std::string& key, const std::string& backend_name, const BarSize& size,
-                                  GlobalStepKind kind, Case c = Case::kBar) {
+                                  GlobalStepKind kind, Case c = Case::kBar,
+                                  integrators::SchurAssembly schur = integrators::SchurAssembly::kAuto,
+                                  integrators::DelassusForm delassus = integrators::DelassusForm::kAuto) {
   if (g_cached.key != key) {
     g_cached.lg.reset();
     g_cached.backend = make_backend(backend_name);
@@ -122,6 +131,8 @@ LocalGlobalIntegrator& integrator(const std::string& key, const std::string& bac
     options.global_step = kind;
     options.record_energy = false;  // the step's own cost only
     options.time_phases = true;
+    options.contact.schur = schur;
+    options.contact.delassus = delassus;
     const auto t0 = std::chrono::steady_clock::now();
     g_cached.lg = std::make_unique<LocalGlobalIntegrator>(*g_cached.backend, description(c, size), options);
     g_cached.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -165,8 +176,10 @@ void run_step(benchmark::State& state, const std::string& key, const std::string
   }
 }
 
-void run_contact_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size) {
-  LocalGlobalIntegrator& lg = integrator(key, backend_name, size, GlobalStepKind::kSparseInverse, Case::kBlock);
+void run_contact_step(benchmark::State& state, const std::string& key, const std::string& backend_name, BarSize size,
+                      integrators::SchurAssembly schur, integrators::DelassusForm delassus) {
+  LocalGlobalIntegrator& lg =
+      integrator(key, backend_name, size, GlobalStepKind::kSparseInverse, Case::kBlock, schur, delassus);
   std::map<std::string, double> sum;
   bool ok = true;
   integrators::LocalGlobalReport r;
@@ -220,6 +233,31 @@ int main(int argc, char** argv) {
   const std::vector<BarSize> bars = parse_bars(bench::take_flag(argc, argv, "bars", "11x4x4,26x8x8,58x12x12"));
   const std::vector<BarSize> blocks = parse_bars(bench::take_flag(argc, argv, "blocks", "8x8x4,16x16x8"));
   const std::string cloth_sides = bench::take_flag(argc, argv, "cloths", "101");
+  std::vector<std::string> schurs;
+  {
+    std::stringstream list(bench::take_flag(argc, argv, "schur", "auto"));
+    for (std::string item; std::getline(list, item, ',');) {
+      if (item != "auto" && item != "sparse" && item != "dense") {
+        std::fprintf(stderr, "local_global_bench: --schur expects auto, sparse or dense (comma-separated), got '%s'\n",
+                     item.c_str());
+        return 2;
+      }
+      schurs.push_back(item);
+    }
+  }
+  std::vector<std::string> forms;
+  {
+    std::stringstream list(bench::take_flag(argc, argv, "delassus", "auto"));
+    for (std::string item; std::getline(list, item, ',');) {
+      if (item != "auto" && item != "explicit" && item != "operator") {
+        std::fprintf(stderr,
+                     "local_global_bench: --delassus expects auto, explicit or operator (comma-separated), got '%s'\n",
+                     item.c_str());
+        return 2;
+      }
+      forms.push_back(item);
+    }
+  }
   g_model = parse_material_model(bench::take_flag(argc, argv, "model", "stable_neo_hookean"));
   for (const BarSize& size : bars)
     for (GlobalStepKind kind : {GlobalStepKind::kSparseInverse, GlobalStepKind::kCholmod, GlobalStepKind::kJacobi})
@@ -233,15 +271,24 @@ int main(int argc, char** argv) {
         })->Unit(benchmark::kMillisecond);
       }
   for (const BarSize& size : blocks)
-    for (const BackendInfo& info : builtin_backends().list()) {
-      if (!info.usable || info.name == "cuda") continue;  // contact's collision and W expansion are host code
-      const std::string name = std::string("local_global_contact/") + material_model_name(g_model) + "/" +
-                               std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" + std::to_string(size.nz) +
-                               "/" + info.name;
-      benchmark::RegisterBenchmark(name.c_str(), [name, backend = info.name, size](benchmark::State& s) {
-        run_contact_step(s, name, backend, size);
-      })->Unit(benchmark::kMillisecond);
-    }
+    for (const std::string& assembly : schurs)
+      for (const std::string& form : forms)
+        for (const BackendInfo& info : builtin_backends().list()) {
+          if (!info.usable || info.name == "cuda") continue;  // contact's collision and W expansion are host code
+          const integrators::SchurAssembly schur = assembly == "sparse"  ? integrators::SchurAssembly::kSparse
+                                                   : assembly == "dense" ? integrators::SchurAssembly::kDense
+                                                                         : integrators::SchurAssembly::kAuto;
+          const integrators::DelassusForm delassus = form == "explicit"   ? integrators::DelassusForm::kExplicit
+                                                     : form == "operator" ? integrators::DelassusForm::kOperator
+                                                                          : integrators::DelassusForm::kAuto;
+          const std::string name = std::string("local_global_contact/") + material_model_name(g_model) + "/" +
+                                   std::to_string(size.nx) + "x" + std::to_string(size.ny) + "x" +
+                                   std::to_string(size.nz) + "/schur_" + assembly + "/w_" + form + "/" + info.name;
+          benchmark::RegisterBenchmark(name.c_str(), [name, backend = info.name, size, schur,
+                                                      delassus](benchmark::State& s) {
+            run_contact_step(s, name, backend, size, schur, delassus);
+          })->Unit(benchmark::kMillisecond);
+        }
   std::stringstream sides(cloth_sides);
   for (std::string item; std::getline(sides, item, ',');) {
     const int side = std::atoi(item.c_str());

@@ -19,10 +19,18 @@
 // built on its Serial execution space).
 //
 //   table3_bench [--bar=10] [--ball=18] [--wooper=12] [--gingerbread=16] [--finger=21]
-//                [--slope=4] [--frames=20] [--backends=serial,tbb,kokkos] [--triad_mib=256]
-//                [Google Benchmark flags]
+//                [--slope=4] [--cloth=101] [--knives=71] [--corner=71] [--frames=20]
+//                [--cloth_contact_frames=30] [--backends=serial,tbb,kokkos] [--triad_mib=256]
+//                [--delassus=auto|explicit|operator] [Google Benchmark flags]
 // A size list may be empty (--ball=) to leave a scene out; sizes are each scene's resolution
-// parameter (solid_scenes.hpp says how it maps to vertices).
+// parameter (solid_scenes.hpp and cloth_scenes.hpp say how it maps to vertices; the cloth sizes
+// are vertices per side, and --cloth runs Cloth Extension's three rows: ARAP, co-rotational and
+// Neo-Hookean). The cloth on knives and on the sharp corner fall for ~0.1 s before they touch,
+// so they run --cloth_contact_frames frames instead of --frames: 30 by default (the corner at 71
+// has ~1.4k contacts by then, ~4k at 60 frames). W is dense in the contacts (9 nc^2 entries), so
+// kAuto applies it through its sparse factors (local_global_contact.hpp, "Where the work runs"):
+// a frame at 71 takes ~0.2 s serial (60 frames: ~16 s for both scenes); --delassus=explicit
+// stores W as before (knives 71: ~7.7 s a frame at 2769 contacts, the corner's 60 frames far longer).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -41,6 +49,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/linalg/sparse_inverse.hpp"
+#include "sinew/scene/cloth_scenes.hpp"
 #include "sinew/scene/solid_scenes.hpp"
 #include "stream_triad.hpp"
 
@@ -60,7 +69,8 @@ struct PaperRow {
 
 // The seed's rows for the scenes and sizes that match them (solid_scenes.hpp gives the vertex
 // counts): twisting bar n = 10, 13, 16; squeezing ball n = 18, 24; wooper n = 12 (its 5.3k row);
-// gingerbread n = 16 (its 11.1k row); raptor (the finger's ball) n = 21 (its 10.3k row).
+// gingerbread n = 16 (its 11.1k row); raptor (the finger's ball) n = 21 (its 10.3k row); cloth
+// sides 71 (5.1k), 101 (10.2k), 124 (15.4k, the knives' 15.3k) and 142 (20.2k).
 const PaperRow* paper_row(const std::string& scene, int size) {
   static const std::map<std::pair<std::string, int>, PaperRow> rows = {
       {{"twisting_bar", 10}, {"Twisting Bar", 5.3e3, 26.4e3, 125.02, kNa, kNa, 0.87, 0.27, kNa, kNa, kNa, kNa, 6.23}},
@@ -81,6 +91,28 @@ const PaperRow* paper_row(const std::string& scene, int size) {
        {"Gingerbread Man", 19.5e3, 93.6e3, 619.41, 0.80e3, 14.16, 5.03, 1.05, 1.30, 0.50, 1.15, 2.95, 59.76}},
       {{"cable_finger", 21},
        {"Grabbing Raptor", 10.3e3, 34.7e3, 120.00, 0.14e3, 2.42, 1.72, 0.23, 0.37, 0.62, 0.28, 1.27, 21.49}},
+      {{"cloth_extension_arap", 101},
+       {"Cloth Extension", 10.2e3, 20.2e3, 102.51, kNa, kNa, 0.39, 0.33, kNa, kNa, kNa, kNa, 4.44}},
+      {{"cloth_extension_corotational", 101},
+       {"Cloth Extension", 10.2e3, 20.2e3, 102.51, kNa, kNa, 0.87, 0.23, kNa, kNa, kNa, kNa, 6.43}},
+      {{"cloth_extension_stable_neo_hookean", 101},
+       {"Cloth Extension", 10.2e3, 20.2e3, 102.51, kNa, kNa, 0.93, 0.23, kNa, kNa, kNa, kNa, 6.65}},
+      {{"cloth_extension_arap", 142},
+       {"Cloth Extension", 20.2e3, 40.0e3, 280.41, kNa, kNa, 0.59, 0.58, kNa, kNa, kNa, kNa, 7.53}},
+      {{"cloth_extension_corotational", 142},
+       {"Cloth Extension", 20.2e3, 40.0e3, 280.41, kNa, kNa, 1.59, 0.51, kNa, kNa, kNa, kNa, 12.11}},
+      {{"cloth_extension_stable_neo_hookean", 142},
+       {"Cloth Extension", 20.2e3, 40.0e3, 280.41, kNa, kNa, 1.73, 0.52, kNa, kNa, kNa, kNa, 12.88}},
+      {{"cloth_on_knives", 71},
+       {"Cloth on Knives", 5.1e3, 10.0e3, 62.37, 0.76e3, 3.45, 0.47, 0.13, 0.25, 0.54, 0.18, 0.98, 14.73}},
+      {{"cloth_on_knives", 101},
+       {"Cloth on Knives", 10.2e3, 20.2e3, 183.82, 1.19e3, 5.37, 0.79, 0.33, 0.46, 0.52, 0.36, 1.35, 21.42}},
+      {{"cloth_on_knives", 124},
+       {"Cloth on Knives", 15.3e3, 30.3e3, 342.68, 1.78e3, 11.07, 1.09, 0.59, 0.80, 0.60, 0.62, 2.02, 33.02}},
+      {{"cloth_sharp_corner", 71},
+       {"Sharp Corner", 5.1e3, 10.0e3, 62.37, 4.57e3, 41.45, 0.34, 0.14, 0.87, 2.79, 0.15, 3.82, 70.77}},
+      {{"cloth_sharp_corner", 101},
+       {"Sharp Corner", 10.2e3, 20.2e3, 183.82, 8.62e3, 200.08, 0.49, 0.37, 2.66, 9.13, 0.37, 12.15, 277.36}},
   };
   const auto it = rows.find({scene, size});
   return it == rows.end() ? nullptr : &it->second;
@@ -99,7 +131,27 @@ struct Result {
 };
 std::vector<Result> g_results;
 
+// A cloth scene as a SolidScene: its driver moves the targets (cloth extension) before each step.
+scene::SolidScene as_solid(const scene::ClothScene& cloth) {
+  scene::SolidScene s;
+  s.name = cloth.name.substr(0, cloth.name.rfind('_'));  // without the "_<side>" suffix
+  s.description = cloth.description;
+  s.options = cloth.options;
+  s.frames = cloth.steps;
+  if (!cloth.motions.empty()) s.drive = [cloth](LocalGlobalIntegrator& lg, long) { scene::drive_targets(cloth, lg); };
+  return s;
+}
+
 scene::SolidScene make_scene(const std::string& kind, int size) {
+  const std::string extension = "cloth_extension_";
+  if (kind.rfind(extension, 0) == 0) {
+    scene::SolidScene s =
+        as_solid(scene::cloth_extension_scene(parse_material_model(kind.substr(extension.size())), size));
+    s.name = kind;
+    return s;
+  }
+  if (kind == "cloth_on_knives") return as_solid(scene::cloth_on_knives_scene(size));
+  if (kind == "cloth_sharp_corner") return as_solid(scene::cloth_sharp_corner_scene(size));
   if (kind == "twisting_bar") return scene::twisting_bar_scene(size);
   if (kind == "slope") return scene::slope_scene(size, 0.1);
   if (kind == "squeezing_ball") return scene::squeezing_ball_scene(size);
@@ -111,10 +163,12 @@ scene::SolidScene make_scene(const std::string& kind, int size) {
 // Google Benchmark runs this once with `frames` iterations (Iterations(frames)): one iteration
 // is one frame, the scene's driver included, so the timed loop is the scene's own trajectory.
 // Setup (meshing, A's factorization and the sparse inverse S') happens before the loop, untimed.
-void run_scene(benchmark::State& state, const std::string& kind, int size, const std::string& backend_name) {
+void run_scene(benchmark::State& state, const std::string& kind, int size, const std::string& backend_name,
+               integrators::DelassusForm delassus) {
   const scene::SolidScene s = make_scene(kind, size);
   auto backend = make_backend(backend_name);
   integrators::LocalGlobalOptions options = s.options;
+  options.contact.delassus = delassus;
   options.record_energy = false;  // the step's own cost only
   options.time_phases = true;
   const auto t0 = std::chrono::steady_clock::now();
@@ -157,7 +211,7 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   r.cst_global = r.assem + r.solve + r.corr;
   r.frame = 1e3 * frame_sum / frames;
   r.vertices = lg.num_vertices();
-  r.elements = static_cast<double>(lg.num_tets());
+  r.elements = static_cast<double>(lg.num_tets() + lg.num_triangles());
   r.contacts = static_cast<double>(max_contacts);
   if (const SparseInverse* S = lg.sparse_inverse()) r.s_mb = static_cast<double>(S->bytes_with_indices()) * 1e-6;
   state.counters["vertices"] = r.vertices;
@@ -251,7 +305,7 @@ std::vector<int> sizes(int& argc, char** argv, const char* name, const char* fal
 int main(int argc, char** argv) {
   // Defaults: the first Table 3 size of each scene whose setup (the sparse inverse) and a few
   // frames take seconds on a 2-core machine; larger rows: --bar=10,13,16 --ball=18,24 ...
-  const std::vector<std::pair<std::string, std::vector<int>>> scenes = {
+  std::vector<std::pair<std::string, std::vector<int>>> scenes = {
       {"twisting_bar", sizes(argc, argv, "bar", "10")},
       {"slope", sizes(argc, argv, "slope", "4")},
       {"squeezing_ball", sizes(argc, argv, "ball", "18")},
@@ -259,11 +313,26 @@ int main(int argc, char** argv) {
       {"pulled_gingerbread", sizes(argc, argv, "gingerbread", "16")},
       {"cable_finger", sizes(argc, argv, "finger", "21")},
   };
+  const std::vector<int> cloth = sizes(argc, argv, "cloth", "101");
+  for (const char* model : {"arap", "corotational", "stable_neo_hookean"})
+    scenes.push_back({std::string("cloth_extension_") + model, cloth});
+  scenes.push_back({"cloth_on_knives", sizes(argc, argv, "knives", "71")});
+  scenes.push_back({"cloth_sharp_corner", sizes(argc, argv, "corner", "71")});
   const int frames = std::atoi(bench::take_flag(argc, argv, "frames", "20").c_str());
+  const int contact_frames = std::atoi(bench::take_flag(argc, argv, "cloth_contact_frames", "30").c_str());
   const std::string backends_flag = bench::take_flag(argc, argv, "backends", "serial,tbb,kokkos,cuda");
   const std::size_t triad_mib = std::stoul(bench::take_flag(argc, argv, "triad_mib", "256"));
-  if (frames < 1) {
-    std::fprintf(stderr, "table3_bench: --frames must be >= 1\n");
+  const std::string delassus_flag = bench::take_flag(argc, argv, "delassus", "auto");
+  if (delassus_flag != "auto" && delassus_flag != "explicit" && delassus_flag != "operator") {
+    std::fprintf(stderr, "table3_bench: --delassus expects auto, explicit or operator, got '%s'\n",
+                 delassus_flag.c_str());
+    return 2;
+  }
+  const integrators::DelassusForm delassus = delassus_flag == "explicit"   ? integrators::DelassusForm::kExplicit
+                                             : delassus_flag == "operator" ? integrators::DelassusForm::kOperator
+                                                                           : integrators::DelassusForm::kAuto;
+  if (frames < 1 || contact_frames < 1) {
+    std::fprintf(stderr, "table3_bench: --frames and --cloth_contact_frames must be >= 1\n");
     return 2;
   }
   std::vector<std::string> wanted;
@@ -282,12 +351,14 @@ int main(int argc, char** argv) {
         bool usable = false;
         for (const BackendInfo& info : builtin_backends().list()) usable = usable || (info.name == name && info.usable);
         // CUDA: the contact path's collision and W expansion are host code that the CUDA backend
-        // cannot run on its arrays (local_global_contact.hpp); only the contact-free bar runs there.
-        if (!usable || (name == "cuda" && kind != "twisting_bar")) continue;
+        // cannot run on its arrays (local_global_contact.hpp); only the contact-free bar and
+        // cloth extension run there.
+        if (!usable || (name == "cuda" && kind != "twisting_bar" && kind.rfind("cloth_extension_", 0) != 0)) continue;
+        const bool falls = kind == "cloth_on_knives" || kind == "cloth_sharp_corner";
         const std::string id = "table3/" + kind + "/" + std::to_string(size) + "/" + name;
-        benchmark::RegisterBenchmark(id.c_str(),
-                                     [kind = kind, size, name](benchmark::State& s) { run_scene(s, kind, size, name); })
-            ->Iterations(frames)
+        benchmark::RegisterBenchmark(id.c_str(), [kind = kind, size, name, delassus](
+                                                     benchmark::State& s) { run_scene(s, kind, size, name, delassus); })
+            ->Iterations(falls ? contact_frames : frames)
             ->Unit(benchmark::kMillisecond);
       }
   benchmark::RunSpecifiedBenchmarks();

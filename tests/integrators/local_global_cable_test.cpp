@@ -17,7 +17,7 @@
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_local_global_cable_test {
 namespace {
 
 // The bar [0, 0.4] x [0, 0.1] x [0, 0.1] of 8 x 2 x 2 cubes (6 Kuhn tetrahedra each), clamped at
@@ -158,4 +158,4 @@ TEST(LocalGlobalCable, BadInputIsNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_local_global_cable_test

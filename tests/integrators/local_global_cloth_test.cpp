@@ -23,7 +23,7 @@
 #include "sinew/model/fem_fields.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_local_global_cloth_test {
 namespace {
 
 // A square cloth [0, L]^2 of n x n cells, 2 triangles each, in the plane z = 0 (vertical = true:
@@ -346,4 +346,4 @@ TEST(LocalGlobalCloth, BadTrianglesThrowNamingTheTriangle) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_local_global_cloth_test

@@ -17,10 +17,11 @@
 #include "flat_tet_mesh.hpp"
 #include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/collision/contact_frame.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_local_global_contact_test {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -334,6 +335,16 @@ TEST(LocalGlobalContact, CornerVerticesTouchTwoObstacles) {
   std::printf("corner: %zu contacts, %d vertices with two, lowest x %.3e, lowest z %.3e, vx %.2e, error %.2e\n",
               report.contacts, doubles, lowest_x, lowest_z, vx, report.contact_error);
   EXPECT_EQ(doubles, 4) << "the 4 vertices of the lower left edge";
+  // The reported frames: unit t1 orthogonal to n, the same frame the contact used (contact_frame(n)).
+  ASSERT_EQ(report.tangents.size(), 3 * report.contacts);
+  for (std::size_t j = 0; j < report.contacts; ++j) {
+    const Vec3 n{{report.normals[3 * j], report.normals[3 * j + 1], report.normals[3 * j + 2]}};
+    const Vec3 t1{{report.tangents[3 * j], report.tangents[3 * j + 1], report.tangents[3 * j + 2]}};
+    EXPECT_NEAR(norm(t1), 1.0, 1e-15) << j;
+    EXPECT_NEAR(dot(n, t1), 0.0, 1e-15) << j;
+    const ContactFrame f = contact_frame(n);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(t1[i], f.tangent1[i]) << j;
+  }
   EXPECT_GT(lowest_x, -0.01 - 1e-5);
   EXPECT_GT(lowest_z, -1e-5);
   EXPECT_LT(std::abs(vx), 1e-3) << "stopped at the wall";
@@ -411,4 +422,4 @@ TEST(LocalGlobalContact, BadInputIsNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_local_global_contact_test

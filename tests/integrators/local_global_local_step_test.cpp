@@ -11,7 +11,7 @@
 #include "sinew/materials/corotational.hpp"
 #include "sinew/materials/projective_local_steps.hpp"
 
-namespace sinew {
+namespace sinew::integrators_local_global_local_step_test {
 namespace {
 
 const LameParameters kLame = lame_parameters(ElasticParameters{1e6, 0.4});
@@ -143,4 +143,4 @@ TEST(LocalGlobalLocalStep, RotationProjectionOfAnInvertedElementIsAProperRotatio
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::integrators_local_global_local_step_test

@@ -15,25 +15,39 @@ using detail::SeedBlock;
 using detail::SeedKind;
 using detail::SeedRowsOut;
 
+// W as the step holds it: a stored CSR matrix or an operator (exactly one is set).
+struct DelassusRef {
+  const DeviceCsr* csr = nullptr;
+  LinearOperator* op = nullptr;
+  Index rows() const { return csr ? csr->rows : op ? op->rows() : 0; }
+  // y = W x (x and y distinct).
+  void apply(Backend& be, const DeviceArray<double>& x, DeviceArray<double>& y) const {
+    if (csr)
+      be.spmv(1.0, *csr, Op::kNoTranspose, x, 0.0, y);
+    else
+      op->apply(x, y);
+  }
+};
+
 // y = Omega W Omega x + diag_add .* x (diag_add = E Omega on coupled rows, 1 on decoupled ones):
 // the seed's eq. (26) matrix in the multipliers y of the coupled rows (seed_newton_solver.hpp).
 class SeedOperator final : public LinearOperator {
  public:
-  SeedOperator(Backend& backend, const DeviceCsr& W, const DeviceArray<double>& omega,
+  SeedOperator(Backend& backend, const DelassusRef& W, const DeviceArray<double>& omega,
                const DeviceArray<double>& diag_add, DeviceArray<double>& t)
-      : be_(&backend), W_(&W), omega_(&omega), diag_add_(&diag_add), t_(&t) {}
-  Index rows() const override { return W_->rows; }
+      : be_(&backend), W_(W), omega_(&omega), diag_add_(&diag_add), t_(&t) {}
+  Index rows() const override { return W_.rows(); }
   void apply(const DeviceArray<double>& x, DeviceArray<double>& y) override {
-    be_->multiply(*omega_, x, *t_);                      // t = Omega x
-    be_->spmv(1.0, *W_, Op::kNoTranspose, *t_, 0.0, y);  // y = W Omega x
-    be_->multiply(*omega_, y, y);                        // y = Omega W Omega x
-    be_->multiply(*diag_add_, x, *t_);                   // t = (E Omega) x
-    be_->axpby(1.0, *t_, 1.0, y);                        // y += t
+    be_->multiply(*omega_, x, *t_);     // t = Omega x
+    W_.apply(*be_, *t_, y);             // y = W Omega x
+    be_->multiply(*omega_, y, y);       // y = Omega W Omega x
+    be_->multiply(*diag_add_, x, *t_);  // t = (E Omega) x
+    be_->axpby(1.0, *t_, 1.0, y);       // y += t
   }
 
  private:
   Backend* be_;
-  const DeviceCsr* W_;
+  DelassusRef W_;
   const DeviceArray<double>*omega_, *diag_add_;
   DeviceArray<double>* t_;
 };
@@ -75,7 +89,7 @@ struct SeedNewtonStep::Impl {
   Backend* be = nullptr;
   SeedStepOptions options;
   ConjugateResidual cr;
-  const DeviceCsr* W = nullptr;
+  DelassusRef W;  // set by prepare()
   std::size_t n_blocks = 0;
   std::vector<double> rho_host;
   DeviceArray<SeedBlock> blocks;                  // (n_blocks) first row, law, mu
@@ -83,6 +97,9 @@ struct SeedNewtonStep::Impl {
   DeviceArray<double> omega, diag_add, inv_diag;  // (m) indicators and CR quantities
   DeviceArray<double> rhs, dr_open, y, dr, t;     // (m) right-hand side, steps, CR unknown, scratch
   explicit Impl(Backend& backend) : be(&backend), cr(backend) {}
+  // prepare() for either form of W.
+  void prepare(const DelassusRef& W, const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks,
+               const std::vector<double>& rho);
 };
 
 SeedNewtonStep::SeedNewtonStep(Backend& backend, const SeedStepOptions& options)
@@ -101,15 +118,29 @@ SeedNewtonStep::~SeedNewtonStep() = default;
 
 void SeedNewtonStep::prepare(const DeviceCsr& W, const std::vector<double>& diag_w,
                              const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
-  Impl& m = *impl_;
-  Backend& be = *m.be;
-  const std::size_t n = static_cast<std::size_t>(W.rows);
   require(W.rows == W.cols,
           "SeedNewtonStep::prepare: W must be square, got " + std::to_string(W.rows) + " x " + std::to_string(W.cols));
+  DelassusRef ref;
+  ref.csr = &W;
+  impl_->prepare(ref, diag_w, blocks, rho);
+}
+
+void SeedNewtonStep::prepare(LinearOperator& W, const std::vector<double>& diag_w,
+                             const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
+  DelassusRef ref;
+  ref.op = &W;
+  impl_->prepare(ref, diag_w, blocks, rho);
+}
+
+void SeedNewtonStep::Impl::prepare(const DelassusRef& W, const std::vector<double>& diag_w,
+                                   const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
+  Impl& m = *this;
+  Backend& be = *m.be;
+  const std::size_t n = static_cast<std::size_t>(W.rows());
   require(diag_w.size() == n, "SeedNewtonStep::prepare: diag_w must have " + std::to_string(n) + " entries");
   require(rho.empty() || rho.size() == n, "SeedNewtonStep::prepare: rho must be empty or have " + std::to_string(n) +
                                               " entries, got " + std::to_string(rho.size()));
-  validate_blocks(blocks, W.rows, "SeedNewtonStep::prepare");
+  validate_blocks(blocks, W.rows(), "SeedNewtonStep::prepare");
   std::vector<SeedBlock> kernel_blocks(blocks.size());
   Index row = 0;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -130,7 +161,7 @@ void SeedNewtonStep::prepare(const DeviceCsr& W, const std::vector<double>& diag
     require(m.rho_host[i] > 0.0 && std::isfinite(m.rho_host[i]),
             "SeedNewtonStep::prepare: rho[" + std::to_string(i) + "] must be finite and > 0");
   }
-  m.W = &W;
+  m.W = W;
   m.n_blocks = blocks.size();
   m.blocks = be.upload(kernel_blocks);
   if (m.rho.size() != n) {
@@ -141,21 +172,26 @@ void SeedNewtonStep::prepare(const DeviceCsr& W, const std::vector<double>& diag
   be.upload(diag_w.data(), n, m.diag_w);
 }
 
-Index SeedNewtonStep::rows() const { return impl_->W ? impl_->W->rows : 0; }
+Index SeedNewtonStep::rows() const { return impl_->W.rows(); }
 const DeviceArray<double>& SeedNewtonStep::dr() const { return impl_->dr; }
 const std::vector<double>& SeedNewtonStep::rho() const { return impl_->rho_host; }
 
 void SeedNewtonStep::velocity(const DeviceArray<double>& q, const DeviceArray<double>& r, DeviceArray<double>& u) {
   Impl& m = *impl_;
-  require(m.W != nullptr, "SeedNewtonStep: prepare() was not called");
-  m.be->copy(q, u);
-  m.be->spmv(1.0, *m.W, Op::kNoTranspose, r, 1.0, u);
+  require(m.W.csr != nullptr || m.W.op != nullptr, "SeedNewtonStep: prepare() was not called");
+  if (m.W.csr) {
+    m.be->copy(q, u);
+    m.be->spmv(1.0, *m.W.csr, Op::kNoTranspose, r, 1.0, u);
+  } else {
+    m.W.op->apply(r, u);
+    m.be->axpby(1.0, q, 1.0, u);
+  }
 }
 
 KrylovResult SeedNewtonStep::direction(const DeviceArray<double>& u, const DeviceArray<double>& r, double proximal) {
   Impl& m = *impl_;
   Backend& be = *m.be;
-  require(m.W != nullptr, "SeedNewtonStep: prepare() was not called");
+  require(m.W.csr != nullptr || m.W.op != nullptr, "SeedNewtonStep: prepare() was not called");
   const SeedRowsOut out{m.omega.data(), m.diag_add.data(), m.inv_diag.data(), m.rhs.data(), m.dr_open.data()};
   // Indicators, eqs. (46)-(57), one block per index, at (u, r).
   if (be.runs_host_code()) {
@@ -168,11 +204,11 @@ KrylovResult SeedNewtonStep::direction(const DeviceArray<double>& u, const Devic
                                     m.diag_w.data(), proximal, out);
   }
   // rhs = -phi_C - Omega W dr_O (decoupled rows' steps moved to the right-hand side).
-  be.spmv(1.0, *m.W, Op::kNoTranspose, m.dr_open, 0.0, m.t);
+  m.W.apply(be, m.dr_open, m.t);
   be.multiply(m.omega, m.t, m.t);
   be.axpby(-1.0, m.t, 1.0, m.rhs);
   be.fill(m.y, 0.0);
-  SeedOperator op(be, *m.W, m.omega, m.diag_add, m.t);
+  SeedOperator op(be, m.W, m.omega, m.diag_add, m.t);
   KrylovOptions cr_options;
   cr_options.tolerance = m.options.cr_tolerance;
   cr_options.max_iterations = m.options.cr_iterations;

@@ -79,6 +79,14 @@ ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, 
 
 ContactStep::~ContactStep() = default;
 
+void ContactStep::set_warm_start(const std::vector<constraints::ConstraintBlock>& blocks, const Eigen::VectorXd& r) {
+  const Index m = constraints::block_offsets(blocks).back();
+  require(r.size() == m, "ContactStep::set_warm_start: " + std::to_string(r.size()) + " impulses for blocks of " +
+                             std::to_string(m) + " rows");
+  last_blocks_ = blocks;
+  r_ = r;
+}
+
 ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
                                     const std::vector<const constraints::Constraint*>& constraints, State& state,
                                     double h) {

@@ -1,4 +1,4 @@
-// LocalGlobalContactSolver: collision, H, d, W by SpGEMM, and the per-iteration seed Newton step
+// LocalGlobalContactSolver: collision, H, d, W (local_global_delassus.cpp), and the per-iteration seed Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "local_global_contact_solver.hpp"
 
@@ -27,53 +27,6 @@ std::string num(double v) {
 }
 
 bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
-// A single-entry-per-row selection matrix (rows x cols) with ones at (i, cols_of_row[i]) (-1 = empty row).
-CsrMatrix selection(Index rows, Index cols, const std::vector<Index>& col_of_row) {
-  CsrMatrix P;
-  P.rows = rows;
-  P.cols = cols;
-  P.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
-  for (Index i = 0; i < rows; ++i) {
-    P.row_ptr[i + 1] = P.row_ptr[i];
-    if (col_of_row[i] >= 0) {
-      P.col_idx.push_back(col_of_row[i]);
-      P.values.push_back(1.0);
-      ++P.row_ptr[i + 1];
-    }
-  }
-  return P;
-}
-
-// C = Y Z into C's pattern with a dense accumulator per row (host backends). C = P S'^T S' P^T
-// is dense, and the generic spgemm_numeric finds each product's slot by a binary search in C's
-// row (~log2(nv) probes); here the slot is the column itself. The products are summed in the same
-// order as spgemm_numeric's (by Y's entries, then Z's), so the values are the same bits.
-class DenseRowProduct final : public RangeKernel {
- public:
-  DenseRowProduct(const DeviceCsr& Y, const DeviceCsr& Z, DeviceCsr& C)
-      : Y_(Y.ref()), Z_(Z.ref()), c_ptr_(C.row_ptr.data()), c_col_(C.col_idx.data()), c_val_(C.values.data()) {}
-  void operator()(std::size_t begin, std::size_t end) const override {
-    std::vector<double> acc(static_cast<std::size_t>(Z_.cols), 0.0);  // (cols of C) one row, zero between rows
-    for (std::size_t i = begin; i < end; ++i) {
-      for (Index ka = Y_.row_ptr[i]; ka < Y_.row_ptr[i + 1]; ++ka) {
-        const double a = Y_.values[ka];
-        const Index k = Y_.col_idx[ka];
-        for (Index kb = Z_.row_ptr[k]; kb < Z_.row_ptr[k + 1]; ++kb) acc[Z_.col_idx[kb]] += a * Z_.values[kb];
-      }
-      for (Index p = c_ptr_[i]; p < c_ptr_[i + 1]; ++p) {
-        c_val_[p] = acc[c_col_[p]];
-        acc[c_col_[p]] = 0.0;
-      }
-    }
-  }
-
- private:
-  CsrRef Y_, Z_;
-  const Index* c_ptr_;
-  const Index* c_col_;
-  double* c_val_;
-};
 
 }  // namespace
 
@@ -191,6 +144,19 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
   candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
   const EigenCsr St = to_eigen(inverse.factor()).transpose();
   St_ = to_device(backend, from_eigen(St));
+  require(options.schur != SchurAssembly::kDense || backend.runs_host_code(),
+          "LocalGlobalIntegrator: contact.schur = kDense needs a backend that runs host code; backend '" +
+              backend.name() + "' does not (use kAuto or kSparse)");
+  schur_ = std::make_unique<SchurComplement>(backend, op.factor(), St_, inverse.factor());
+  if (backend.runs_host_code()) {
+    wop_ = std::make_unique<DelassusOperator>(backend, St_.ref());
+  } else {
+    St_host_ = from_eigen(St);
+    wop_ = std::make_unique<DelassusOperator>(
+        backend, CsrRef{St_host_.rows, St_host_.cols, St_host_.nnz(), St_host_.row_ptr.data(), St_host_.col_idx.data(),
+                        St_host_.values.data()});
+  }
+  col_of_vertex_.assign(static_cast<std::size_t>(n_), -1);
   const std::size_t n3 = 3 * static_cast<std::size_t>(n_);
   t3n_ = backend.allocate<double>(n3);
   c3n_ = backend.allocate<double>(n3);
@@ -272,7 +238,8 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   }
   // H (3c + a x 3n): row (j, i) is frame vector i of contact j on its vertex's xyz; then the
   // cables' gradient rows.
-  CsrMatrix H;
+  CsrMatrix& H = H_host_;
+  H = CsrMatrix{};
   H.rows = static_cast<Index>(rows_);
   H.cols = 3 * n_;
   H.row_ptr.assign(1, 0);
@@ -329,114 +296,31 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   return nc + na;
 }
 
-// W = H A^-1 H^T with A^-1 = (S'^T S') (x) I_3. Every contact row of H touches one vertex, so
-// W_(j,i),(k,l) = C_ab (f_ji . f_kl) with C = P S'^T S' P^T, P selecting the contact vertices
-// a, b (nv of them) and f the frame vectors. C is one scalar SpGEMM chain on the backend,
-// Y = P S'^T (nv x n), Z = S' P^T (n x nv), C = Y Z: a third of the work of the per-coordinate
-// form W = sum_d (S' H_d^T)^T (S' H_d^T), and every contact of a vertex reuses its row of C.
-// C's numeric phase is DenseRowProduct on host backends (the same bits as spgemm_numeric, 7.5x
-// faster on the 16x16x8 bench block: Schur 234 -> 31 ms per step, serial).
-// The 3x3 frame expansion of C into W runs on the host (C downloaded, W uploaded): W is
-// dense in the contact vertices anyway (all elimination-tree paths meet at the root). A cable row
-// touches its K vertices with gradients g_v, so its entries are sums over them of C_vw g_v . f
-// (C then spans the cable vertices too); with no cable, C and W are what they were without.
+// W = H A^-1 H^T with A^-1 = (S'^T S') (x) I_3 through the rows' vertices' columns of S': as an
+// operator (local_global_contact_operator.cpp: W r = G (Y (Z (G^T r)))) or stored, from the
+// scalar C = P S'^T S' P^T (local_global_delassus.cpp: sparse or dense C, then the 3x3 frame
+// expansion); use_operator() picks. With no cable, C and W are what they were without.
 void LocalGlobalContactSolver::build_delassus() {
   const std::size_t nc = contacts_.size(), na = active_.size();
+  const std::size_t m = rows_;
   // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.
-  std::vector<Index> verts;
+  std::vector<Index>& verts = verts_;
+  verts.clear();
   for (const Contact& c : contacts_) verts.push_back(c.vertex);
   for (const auto& row : cable_rows_)
     for (const auto& entry : row) verts.push_back(entry.first);
   std::sort(verts.begin(), verts.end());
   verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
-  const Index nv = static_cast<Index>(verts.size());
-  std::vector<Index> col_of_row(static_cast<std::size_t>(n_), -1);
-  for (Index a = 0; a < nv; ++a) col_of_row[verts[a]] = a;
-  // Contacts of vertex a: [first[a], last[a]) (contacts are sorted by vertex; empty for a vertex
-  // that only a cable touches).
-  std::vector<Index> first(static_cast<std::size_t>(nv), 0), last(static_cast<std::size_t>(nv), 0);
-  for (std::size_t j = nc; j-- > 0;) {
-    const Index a = col_of_row[contacts_[j].vertex];
-    if (last[a] == 0) last[a] = static_cast<Index>(j + 1);
-    first[a] = static_cast<Index>(j);
+  for (std::size_t a = 0; a < verts.size(); ++a) col_of_vertex_[verts[a]] = static_cast<Index>(a);
+  operator_used_ = use_operator(verts);
+  if (operator_used_) {
+    wop_->build(verts, col_of_vertex_, H_host_, contacts_, cable_rows_, diag_);
+  } else {
+    schur_->compute(options_.schur, verts);
+    expand_delassus(*be_, *schur_, col_of_vertex_, contacts_, cable_rows_, W_, diag_);
   }
-  const DeviceCsr P = to_device(*be_, selection(nv, n_, verts));
-  const DeviceCsr Pt = to_device(*be_, selection(n_, nv, col_of_row));
-  const DeviceCsr& S = op_->factor();
-  DeviceCsr Y = be_->spgemm_symbolic(P, St_);
-  be_->spgemm_numeric(P, St_, Y);
-  DeviceCsr Z = be_->spgemm_symbolic(S, Pt);
-  be_->spgemm_numeric(S, Pt, Z);
-  DeviceCsr C = be_->spgemm_symbolic(Y, Z);
-  if (be_->runs_host_code())
-    be_->for_each_range(static_cast<std::size_t>(nv), DenseRowProduct(Y, Z, C));
-  else
-    be_->spgemm_numeric(Y, Z, C);
-  const CsrMatrix Ch = to_host(*be_, C);
-  const std::size_t m = rows_;
-  CsrMatrix W;
-  W.rows = W.cols = static_cast<Index>(m);
-  W.row_ptr.assign(m + 1, 0);
-  std::vector<double> diag(m, 0.0);
-  // Cable rows touch several vertices: W_(row, cable t) = sum_{(w, g) in t} C_(a, w) f . g needs
-  // row a of C at arbitrary columns, so it is scattered into a dense (nv) buffer.
-  std::vector<double> c_row(na > 0 ? static_cast<std::size_t>(nv) : 0, 0.0);
-  auto scatter = [&](Index a, double sign) {  // sign 1: load row a, 0: clear it
-    for (Index p = Ch.row_ptr[a]; p < Ch.row_ptr[a + 1]; ++p) c_row[Ch.col_idx[p]] = sign * Ch.values[p];
-  };
-  std::vector<double> cross(3 * nc * na, 0.0);  // (3c x a) contact rows against cable columns
-  for (Index a = 0; a < nv; ++a) {
-    if (first[a] == last[a]) continue;
-    if (na > 0) scatter(a, 1.0);
-    for (Index j = first[a]; j < last[a]; ++j)
-      for (int i = 0; i < 3; ++i) {
-        const std::size_t row = 3 * static_cast<std::size_t>(j) + i;
-        for (Index p = Ch.row_ptr[a]; p < Ch.row_ptr[a + 1]; ++p) {
-          const Index b = Ch.col_idx[p];
-          for (Index k = first[b]; k < last[b]; ++k)
-            for (int l = 0; l < 3; ++l) {
-              const Index col = 3 * k + l;
-              const double value = Ch.values[p] * dot(contacts_[j].frame[i], contacts_[k].frame[l]);
-              W.col_idx.push_back(col);
-              W.values.push_back(value);
-              if (static_cast<std::size_t>(col) == row) diag[row] = value;
-            }
-        }
-        for (std::size_t t = 0; t < na; ++t) {
-          double value = 0.0;
-          for (const auto& [w, g] : cable_rows_[t]) value += c_row[col_of_row[w]] * dot(contacts_[j].frame[i], g);
-          cross[row * na + t] = value;
-          W.col_idx.push_back(static_cast<Index>(3 * nc + t));
-          W.values.push_back(value);
-        }
-        W.row_ptr[row + 1] = static_cast<Index>(W.col_idx.size());
-      }
-    if (na > 0) scatter(a, 0.0);
-  }
-  // Cable-cable block sum_{(v, g) in t} sum_{(w, f) in s} C_vw g . f, upper triangle mirrored so
-  // that W is exactly symmetric.
-  std::vector<double> cc(na * na, 0.0);
-  for (std::size_t t = 0; t < na; ++t)
-    for (const auto& [v, g] : cable_rows_[t]) {
-      scatter(col_of_row[v], 1.0);
-      for (std::size_t s = t; s < na; ++s)
-        for (const auto& [w, f] : cable_rows_[s]) cc[t * na + s] += c_row[col_of_row[w]] * dot(g, f);
-      scatter(col_of_row[v], 0.0);
-    }
-  for (std::size_t t = 0; t < na; ++t) {
-    const std::size_t row = 3 * nc + t;
-    for (std::size_t j = 0; j < 3 * nc; ++j) {
-      W.col_idx.push_back(static_cast<Index>(j));
-      W.values.push_back(cross[j * na + t]);
-    }
-    for (std::size_t s = 0; s < na; ++s) {
-      W.col_idx.push_back(static_cast<Index>(3 * nc + s));
-      W.values.push_back(s >= t ? cc[t * na + s] : cc[s * na + t]);
-    }
-    diag[row] = cc[t * na + t];
-    W.row_ptr[row + 1] = static_cast<Index>(W.col_idx.size());
-  }
-  W_ = to_device(*be_, W);
+  for (Index v : verts) col_of_vertex_[v] = -1;
+  const std::vector<double>& diag = diag_;
   std::vector<double> rho;  // empty: eq. (28) from diag(W)
   if (options_.preconditioner == ContactPreconditioner::kMassInverse) {
     // diag(H M^-1 H^T): |f| = 1 on each contact row, so 1 / m_v (the tangent mean is the same
@@ -450,7 +334,32 @@ void LocalGlobalContactSolver::build_delassus() {
       rho[3 * nc + t] = sum;
     }
   }
-  step_->prepare(W_, diag, blocks_, rho);
+  if (operator_used_)
+    step_->prepare(*wop_, diag, blocks_, rho);
+  else
+    step_->prepare(W_, diag, blocks_, rho);
+}
+
+// DelassusForm::kAuto's estimate, in entries touched per product with W: the stored W's nnz (a
+// 3 x 3 block per pair of contacts whose vertices share an elimination-tree root, dense cable
+// rows and columns) against the operator's two passes over Y (three columns each) and over G.
+bool LocalGlobalContactSolver::use_operator(const std::vector<Index>& verts) const {
+  if (options_.delassus != DelassusForm::kAuto) return options_.delassus == DelassusForm::kOperator;
+  const double nc = static_cast<double>(contacts_.size()), na = static_cast<double>(active_.size());
+  std::vector<Index> roots;
+  roots.reserve(contacts_.size());
+  for (const Contact& c : contacts_) roots.push_back(schur_->root(c.vertex));
+  std::sort(roots.begin(), roots.end());
+  double w_entries = 6.0 * nc * na + na * na;
+  for (std::size_t i = 0; i < roots.size();) {
+    std::size_t j = i;
+    while (j < roots.size() && roots[j] == roots[i]) ++j;
+    w_entries += 9.0 * static_cast<double>(j - i) * static_cast<double>(j - i);
+    i = j;
+  }
+  const double op_entries =
+      2.0 * (3.0 * static_cast<double>(wop_->y_entries(verts)) + static_cast<double>(H_host_.nnz()));
+  return op_entries < w_entries;
 }
 
 // The cable rows' constant term at the iterate q^k (@p xk, 3n, host): with H's gradient frozen
@@ -505,6 +414,19 @@ void LocalGlobalContactSolver::iterate(const DeviceArray<double>& q_t, DeviceArr
   report.correction_seconds += t3 - t2;
 }
 
+CsrMatrix LocalGlobalContactSolver::delassus() const {
+  if (rows_ == 0) return CsrMatrix{};
+  if (!operator_used_) return to_host(*be_, W_);
+  // The step used the operator: assemble W as the explicit path would (for inspection and tests).
+  std::vector<Index> col(static_cast<std::size_t>(n_), -1);
+  for (std::size_t a = 0; a < verts_.size(); ++a) col[verts_[a]] = static_cast<Index>(a);
+  schur_->compute(options_.schur, verts_);
+  DeviceCsr W;
+  std::vector<double> diag;
+  expand_delassus(*be_, *schur_, col, contacts_, cable_rows_, W, diag);
+  return to_host(*be_, W);
+}
+
 void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report) {
   const std::size_t nc = contacts_.size(), m = rows_;
   if (m > 0) {
@@ -519,10 +441,14 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     report.impulses.assign(r.data(), r.data() + 3 * nc);
     for (std::size_t t = 0; t < active_.size(); ++t) report.cable_impulses[active_[t]] = r[3 * nc + t];
     report.normals.resize(3 * nc);
+    report.tangents.resize(3 * nc);
     report.contact_vertex.resize(nc);
     for (std::size_t j = 0; j < nc; ++j) {
       report.contact_vertex[j] = contacts_[j].vertex;
-      for (int i = 0; i < 3; ++i) report.normals[3 * j + i] = contacts_[j].frame[0][i];
+      for (int i = 0; i < 3; ++i) {
+        report.normals[3 * j + i] = contacts_[j].frame[0][i];
+        report.tangents[3 * j + i] = contacts_[j].frame[1][i];
+      }
     }
   }
   if (!advanced) return;

@@ -1,5 +1,5 @@
 // The contact part of LocalGlobalIntegrator (private): collision once per step, H, d, the Delassus
-// operator W = H S'^T S' H^T by SpGEMM, and per L-G iteration the seed Newton step on
+// operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the seed Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
 #pragma once
@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "local_global_contact_operator.hpp"
+#include "local_global_delassus.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/backend.hpp"
@@ -23,6 +25,9 @@ class SparseInverseOperator;
 }  // namespace sinew
 
 namespace sinew::integrators::detail {
+
+class CheckpointWriter;
+class CheckpointReader;
 
 /// Throws sinew::Error naming the first invalid contact field of @p d (obstacles, contact
 /// vertices, margin, thickness) for a solid of @p n vertices; @p who prefixes the message.
@@ -41,7 +46,7 @@ class LocalGlobalContactSolver {
   ~LocalGlobalContactSolver();
 
   /// Collision at @p q_t (3n) and the prediction @p q_tilde (3n); builds H, d, q_loc's constant
-  /// part, W (SpGEMM) and prepares the Newton step. Returns the number of
+  /// part, W and prepares the Newton step. Returns the number of
   /// constraint blocks: contacts plus pulled cables (local_global_cable.hpp).
   std::size_t begin_step(const DeviceArray<double>& q_t, const DeviceArray<double>& q_tilde, LocalGlobalReport& report);
   /// One L-G iteration's contact part: @p x holds q_free = A^-1 b on entry and q on exit.
@@ -61,13 +66,31 @@ class LocalGlobalContactSolver {
   /// Sets cable @p k's pull (checked by the caller).
   void set_cable_pull(std::size_t k, double pull) { cables_[k].pull = pull; }
 
- private:
-  struct Contact {
-    Index vertex;   // vertex of the solid
-    int obstacle;   // index into obstacles_
-    Vec3 frame[3];  // n, t1, t2 (world frame)
+  /// One contact of a step: a (vertex, obstacle) pair and its frame.
+  using Contact = VertexContact;
+  /// W of the last step (downloaded; assembled here when the step applied it as an operator);
+  /// 0 x 0 when it had no constraint rows.
+  CsrMatrix delassus() const;
+  /// What the next steps depend on beyond the description (LocalGlobalIntegrator::save()).
+  struct State {
+    std::vector<Pose> poses;             ///< (obstacles) current poses
+    std::vector<Motion> motions;         ///< (obstacles) current motions
+    std::vector<double> pulls;           ///< (cables) current pulls
+    std::vector<double> cable_r_prev;    ///< (cables) previous step's cable impulses (warm start)
+    std::vector<Contact> contacts_prev;  ///< the previous step's contacts (warm start)
+    std::vector<double> r_prev;          ///< (3 contacts_prev) their impulses
   };
+  /// Writes the State to @p out (raw bits).
+  void save(CheckpointWriter& out) const;
+  /// Reads a State written by save() and checks it fits this solver (counts, indices, finite
+  /// values). @throws sinew::Error otherwise; nothing is changed.
+  State read(CheckpointReader& in) const;
+  /// Installs a State returned by read().
+  void restore(State&& state);
+
+ private:
   void build_delassus();
+  bool use_operator(const std::vector<Index>& verts) const;
   void relinearize_cables(const std::vector<double>& xk);
   double now_seconds();
 
@@ -80,23 +103,31 @@ class LocalGlobalContactSolver {
   Index n_;
   bool timed_;
   SparseInverseOperator* op_;
-  DeviceCsr St_;  // (n x n) S'^T, uploaded once: Y = P S'^T below
+  DeviceCsr St_;                            // (n x n) S'^T, uploaded once: row a is column a of S'
+  std::unique_ptr<SchurComplement> schur_;  // C = P S'^T S' P^T (local_global_delassus.hpp)
+  std::vector<Index> col_of_vertex_;        // (n) column of C of each constrained vertex, -1 otherwise
+  std::vector<double> diag_;                // (rows) diag(W)
+  CsrMatrix St_host_;                       // S'^T on the host for a backend that does not run host code
+  std::unique_ptr<DelassusOperator> wop_;   // W through its factors (local_global_contact_operator.hpp)
+  bool operator_used_ = false;              // this step applies W as wop_ (W_ not assembled)
+  std::vector<Index> verts_;                // the rows' vertices of this step, ascending
 
-  std::vector<Contact> contacts_;                                // this step's, ordered by vertex then obstacle
-  std::vector<Cable> cables_;                                    // rest lengths resolved, current pulls
-  std::vector<std::size_t> active_;                              // cables with pull > 0 this step: rows 3c + i
-  std::vector<std::vector<std::pair<Index, Vec3>>> cable_rows_;  // (active) row entries of H, by vertex
-  std::vector<double> cable_r_prev_;                             // (cables) previous step's impulses, 0 if slack
-  std::size_t rows_ = 0;                                         // rows of this step: 3 contacts + pulled cables
-  std::vector<constraints::ConstraintBlock> blocks_;             // (contacts) circular-cone blocks
-  std::vector<double> r_prev_;                                   // (3 contacts of the previous step) impulses
-  std::vector<Contact> contacts_prev_;                           // the previous step's contacts (warm start)
-  std::vector<double> x_host_, y_host_;                          // (3n) q_t and q~ downloaded for collision
-  DeviceCsr H_, W_;                                              // (3c x 3n), (3c x 3c)
-  DeviceArray<double> e_;                                        // (3c + a) d/h - H v_obs; cables: relinearize_cables()
-  std::vector<double> e_host_;                                   // (3c + a) e_ on the host
-  DeviceArray<double> q_loc_, r_, u_;                            // (3c) local free velocity, impulses, velocity
-  DeviceArray<double> t3n_, c3n_;                                // (3n) scratch
+  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle
+  std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
+  std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
+  CableRows cable_rows_;                              // (active) row entries of H, by vertex
+  std::vector<double> cable_r_prev_;                  // (cables) previous step's impulses, 0 if slack
+  std::size_t rows_ = 0;                              // rows of this step: 3 contacts + pulled cables
+  std::vector<constraints::ConstraintBlock> blocks_;  // (contacts) circular-cone blocks
+  std::vector<double> r_prev_;                        // (3 contacts of the previous step) impulses
+  std::vector<Contact> contacts_prev_;                // the previous step's contacts (warm start)
+  std::vector<double> x_host_, y_host_;               // (3n) q_t and q~ downloaded for collision
+  CsrMatrix H_host_;                                  // (3c + a x 3n) H on the host
+  DeviceCsr H_, W_;                                   // (3c x 3n), (3c x 3c)
+  DeviceArray<double> e_;                             // (3c + a) d/h - H v_obs; cables: relinearize_cables()
+  std::vector<double> e_host_;                        // (3c + a) e_ on the host
+  DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
+  DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
   std::unique_ptr<constraints::SeedNewtonStep> step_;
 };
 

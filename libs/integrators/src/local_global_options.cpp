@@ -52,6 +52,12 @@ void LocalGlobalOptions::validate() const {
   require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
               contact.preconditioner == ContactPreconditioner::kMassInverse,
           "LocalGlobalOptions: contact.preconditioner must be kDelassusDiagonal or kMassInverse");
+  require(contact.schur == SchurAssembly::kAuto || contact.schur == SchurAssembly::kSparse ||
+              contact.schur == SchurAssembly::kDense,
+          "LocalGlobalOptions: contact.schur must be kAuto, kSparse or kDense");
+  require(contact.delassus == DelassusForm::kAuto || contact.delassus == DelassusForm::kExplicit ||
+              contact.delassus == DelassusForm::kOperator,
+          "LocalGlobalOptions: contact.delassus must be kAuto, kExplicit or kOperator");
 }
 
 }  // namespace sinew::integrators

@@ -24,6 +24,7 @@
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/linalg/krylov.hpp"
+#include "sinew/linalg/linear_operator.hpp"
 
 namespace sinew::constraints {
 
@@ -57,6 +58,12 @@ class SeedNewtonStep {
   /// @throws sinew::Error on size mismatches, box friction, or a W_ii or rho_i that is not > 0
   ///         (naming the row: eq. (28) needs them positive).
   void prepare(const DeviceCsr& W, const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks,
+               const std::vector<double>& rho = {});
+  /// The same with W applied as an operator (m x m, symmetric positive semi-definite, on the
+  /// step's backend, kept by reference; its apply() must be deterministic): for a W that is
+  /// cheaper to apply as a product of sparse factors than to store, e.g. H A^-1 H^T = (Z F)^T (Z F)
+  /// of the local-global integrator. Same checks and throws as the CSR overload.
+  void prepare(LinearOperator& W, const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks,
                const std::vector<double>& rho = {});
   /// Number of rows m of the prepared problem.
   Index rows() const;

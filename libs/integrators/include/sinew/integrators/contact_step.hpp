@@ -94,6 +94,12 @@ class ContactStep {
   const Eigen::VectorXd& last_impulses() const { return r_; }
   /// The velocities v of the last step (after contact).
   const Eigen::VectorXd& last_velocities() const { return v_; }
+  /// Block structure of the warm start the next step may use (the last solved step's blocks; empty
+  /// after a failed step or one without rows): with last_impulses(), what a checkpoint saves.
+  const std::vector<constraints::ConstraintBlock>& warm_start_blocks() const { return last_blocks_; }
+  /// Restores the warm start saved from warm_start_blocks() and last_impulses() (a resumed run
+  /// then continues bit for bit). @throws sinew::Error when @p r's size is not the blocks' rows.
+  void set_warm_start(const std::vector<constraints::ConstraintBlock>& blocks, const Eigen::VectorXd& r);
 
  private:
   std::unique_ptr<constraints::ConstraintSolver> solver_;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -148,10 +149,15 @@ struct LocalGlobalReport {
   std::vector<double> normals;
   /// (contacts) vertex of each contact, ascending (then by obstacle): the stable contact order.
   std::vector<Index> contact_vertex;
+  /// (3 contacts) unit first tangents t1 (world frame) of the contacts; t2 = n x t1. With normals
+  /// and impulses they give each contact's impulse in the world frame, n r_n + t1 r_t1 + t2 r_t2.
+  std::vector<double> tangents;
   /// (cables) impulse r = h tension (N s) of each cable in this step; 0 for a slack cable.
   std::vector<double> cable_impulses;
-  double collision_seconds = 0.0;   ///< collision detection and H, d (host); time_phases only
-  double schur_seconds = 0.0;       ///< W = H S'^T S' H^T by SpGEMM and its upload ("Schur."); time_phases only
+  double collision_seconds = 0.0;  ///< collision detection and H, d (host); time_phases only
+  /// W = H S'^T S' H^T ("Schur."): its factors, or C and its expansion, and the Newton step's
+  /// preparation; time_phases only
+  double schur_seconds = 0.0;
   double assembly_seconds = 0.0;    ///< q_loc = H (q_free - q_t)/h + d/h - H v_obs ("Assem."); time_phases only
   double constraint_seconds = 0.0;  ///< seed Newton steps ("Cst. Solve"); time_phases only
   double correction_seconds = 0.0;  ///< q = q_free + A^-1 h H^T r ("Corr."); time_phases only
@@ -191,10 +197,10 @@ struct LocalGlobalReport {
 /// fixed point is their implicit Euler step.
 ///
 /// Contact (description.obstacles, kSparseInverse only): collision once per step at q_t, W =
-/// H S'^T S' H^T by SpGEMM, and in each L-G iteration q_free = A^-1 b, one seed Newton step on
-/// u = W r + q_loc warm-started from the current impulses r, and q = q_free + A^-1 h H^T r
-/// (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step
-/// the step is bit for bit the one without obstacles.
+/// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
+/// q_free = A^-1 b, one seed Newton step on u = W r + q_loc warm-started from the current impulses r, and q = q_free +
+/// A^-1 h H^T r (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step the step is
+/// bit for bit the one without obstacles.
 ///
 /// Cables (description.cables, local_global_cable.hpp; seed Sec. 7.8): each pulled cable is one
 /// bilateral row of H (dL/dq at q_t) next to the contacts' rows, in the same W and Newton step;
@@ -235,6 +241,19 @@ class LocalGlobalIntegrator {
   /// Replaces positions and velocities, (3 n_vertices) each. @throws sinew::Error on a size
   /// mismatch or a non-finite entry.
   void set_state(const std::vector<double>& positions, const std::vector<double>& velocities);
+  /// Writes everything the next steps depend on beyond the description and options (steps taken,
+  /// positions, velocities, target positions, cable pulls, obstacle poses and motions, the
+  /// contact warm start) to @p out, doubles as raw bits, so that restore() on an integrator built
+  /// from the same description and options continues bit for bit.
+  void save(std::ostream& out) const;
+  /// Reads what save() wrote. @throws sinew::Error when the data is truncated or its sizes do not
+  /// fit this integrator (vertices, targets, cables, obstacles); the state is then unchanged.
+  void restore(std::istream& in);
+  /// The Delassus operator W = H S'^T S' H^T of the last step's constrained global step
+  /// (rows x rows: 3 per contact, then one per pulled cable; downloaded, or assembled here when
+  /// the step applied W through its factors, LocalGlobalContactOptions::delassus); 0 x 0 before a
+  /// step with constraint rows and without obstacles or cables.
+  CsrMatrix delassus() const;
   /// (3 n_vertices) current positions (downloaded).
   std::vector<double> positions() const;
   /// (3 n_vertices) current velocities (downloaded).

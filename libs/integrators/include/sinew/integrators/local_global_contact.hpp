@@ -24,14 +24,49 @@
 /// alternative is diag(H M^-1 H^T) = 1 / m_v per row (Macklin et al. 2019, Sec. 7.5 / Fig. 7).
 ///
 /// Where the work runs. Per step: collision on the host (q_t and q~ downloaded, one SignedDistance
-/// per candidate vertex and obstacle, contacts ordered by vertex then obstacle); W from the
-/// scalar C = P S'^T S' P^T (P selects the contact vertices) by three sparse products on the
-/// backend (symbolic phases on the host; local_global_contact_solver.cpp says why this and not
-/// sum_d (S' H_d^T)^T (S' H_d^T)), then its 3x3 frame expansion W = C_ab f_j f_k^T on the host; H, W and the SpGEMM
-/// results are (re)allocated each step that has contacts, since the contact set changes (the only allocations of a
-/// step). Per L-G iteration, all on the backend: q_loc (one SpMV), the Newton step (indicator kernel + CR on W), the
-/// correction (transposed SpMV and a second sparse-inverse apply). Tested on the host backends; the CUDA path uses the
-/// same backend kernels and SeedNewtonStep's CUDA kernel but has not been run.
+/// per candidate vertex and obstacle, contacts ordered by vertex then obstacle); then W, in one of
+/// two forms (LocalGlobalContactOptions::delassus, the "Schur." phase either way). With P selecting
+/// the rows' nv vertices, W = G (C (x) I_3) G^T, G = H P_3^T (3 frame vectors per contact row),
+/// C = P S'^T S' P^T = Y Z, Y = P S'^T (the vertices' rows of S'^T), Z = Y^T. Column a of S' is
+/// non-zero exactly on a's elimination-tree path, and all paths of one tree meet at its root, so C
+/// (and W: 9 nc^2 entries) is dense among the contact vertices of one connected mesh, while Y has
+/// only a path's length per vertex (~180 entries at the 71 x 71 cloth: 5e5 against W's 6.9e7 at
+/// 2769 contacts).
+///   - operator (local_global_contact_operator.cpp; kAuto's choice when 2 (3 nnz(Y) + nnz(G)) <
+///     nnz(W), i.e. from about ten contacts on one mesh): Y, Z, G and G^T are gathered on the
+///     host and uploaded; each product with W is X = G^T r, T = Z X, X = Y T (two spmv3, the xyz
+///     columns at once), y = G X, all backend kernels in a fixed order (the same bits on serial, tbb
+///     and kokkos at any thread count; CUDA runs the same kernels). diag(W) for eq. (28) is
+///     C_aa |f|^2 with C_aa = ||Y_a||^2 (cable rows: g^T C g from sparse row products). C and W are
+///     never formed. table3_bench, serial, 2 shared cores, stored W -> operator ("Cst. Solve"
+///     per L-G iteration; Frame; "Schur." per frame, ms): knives 41 (1025 contacts) 216 -> 3.4,
+///     1134 -> 27, 42 -> 2.0; corner 41 (1337) 365 -> 5.8, 1989 -> 43, 154 -> 4.1; knives 71
+///     (2769) 1420 -> 18, 7684 -> 150, 538 -> 12; corner 71 at 30 frames (1368) 356 -> 11, 1951 ->
+///     105, 124 -> 5.6, and its 60 frames (3957 contacts, W would be 1.4e8 entries) 25, 194, 19.
+///   - explicit (small contact counts, and the reference the tests compare with): C is built one
+///     of two ways (LocalGlobalContactOptions::schur, local_global_delassus.cpp):
+///       - dense (host backends; kAuto's choice from 16 vertices when C is at least 25% dense):
+///         Z split by rows of S'; the rows that at least a quarter of the columns share (the top
+///         separators) form a dense panel and C = Zd^T Zd is an Eigen GEMM in fixed 128 x 128
+///         tiles of the upper triangle, the remaining rows add their sparse outer products row by
+///         row of C, and the lower triangle is mirrored. Every tile and row is one task with a
+///         fixed order of sums, so C has the same bits on serial, tbb and kokkos at any thread
+///         count, and is exactly symmetric. Measured 3.3x-7.3x faster than the sparse path from
+///         81 to 625 contacts (a block on a plane; 625 contacts: 326 -> 45 ms per step, serial),
+///         2x at 16-49.
+///       - sparse (every backend; the CUDA path, and small or block-diagonal C): Y = P S'^T,
+///         Z = S' P^T, C = Y Z by three sparse products on the backend (symbolic phases on the
+///         host), C downloaded. The Backend vocabulary has no dense product, so CUDA keeps this path.
+///     then W_(j,i),(k,l) = C_ab f_ji . f_kl is written straight into its backend arrays on host
+///     backends (in parallel over the contacts, rows of one contact per task) and through a host
+///     copy on CUDA; W's arrays are kept while its size does not change. CR's products are SpMVs
+///     with the stored W. LocalGlobalIntegrator::delassus() assembles W this way on request also
+///     after an operator step.
+/// Per L-G iteration, all on the backend: q_loc (one SpMV), the Newton step (indicator kernel + CR
+/// on W in either form), the correction (transposed SpMV and a second sparse-inverse apply).
+/// Allocations within a step: H, e and the factors or W when the contact set changes their size.
+/// Tested on the host backends; the CUDA path uses the same backend kernels and SeedNewtonStep's
+/// CUDA kernel but has not been run.
 #pragma once
 
 #include <vector>
@@ -64,6 +99,29 @@ enum class ContactPreconditioner {
   kMassInverse        ///< rho = diag(H M^-1 H^T) = 1 / m_v: Macklin et al. 2019's choice, the seed's foil
 };
 
+/// How the scalar Schur complement C = P S'^T S' P^T behind W (the "Schur." phase) is computed.
+enum class SchurAssembly {
+  /// kDense on host backends when C has at least 16 vertices and is at least 25% dense (it is
+  /// 100% dense on one connected mesh: every elimination-tree path meets the root); else kSparse.
+  kAuto,
+  kSparse,  ///< three sparse products on the backend (their symbolic phases on the host); every backend
+  kDense    ///< a dense panel product of the gathered columns of S' (Eigen GEMM) plus sparse rows; host backends only
+};
+
+/// How the seed Newton step applies W = H A^-1 H^T: stored, or through its sparse factors.
+enum class DelassusForm {
+  /// Per step, the cheaper by entries touched per product: kOperator when 2 (3 nnz(Y) + nnz(G))
+  /// < nnz(W) (Y = P S'^T; G = H on the vertices' xyz; a multi-vector entry counts three), else
+  /// kExplicit. One connected mesh: nnz(W) = 9 nc^2 grows faster than nnz(Y) ~ nc x path length,
+  /// so kOperator from about ten contacts. The estimate leans to kExplicit: on a block on a plane
+  /// (local_global_bench --delassus, serial) the operator was already ahead at 9 contacts (constraint
+  /// solve 0.089 vs 0.099 ms a step) and 1.3x-2.5x ahead at 16-81 (with Schur: 0.59 vs 0.68 ms and
+  /// 8.6 vs 11.4 ms a step).
+  kAuto,
+  kExplicit,  ///< W assembled as a CSR matrix from C (SchurAssembly); CR's products are SpMVs with it
+  kOperator   ///< W r = G (Y (Z (G^T r))) with Z = S' P^T: W and C are never formed (SchurAssembly unused)
+};
+
 /// Options of the contact solve inside each L-G iteration.
 struct LocalGlobalContactOptions {
   /// NCP function of the seed Newton step; FB is the seed's choice (Sec. 6).
@@ -78,6 +136,11 @@ struct LocalGlobalContactOptions {
   /// Start each step's impulses from the previous step's, matched by (vertex, obstacle) and
   /// re-expressed in the new frame: a resting contact then starts at its solution.
   bool warm_start = true;
+  /// How C (and so W) is assembled; kAuto picks by backend, size and density ("Where the work runs").
+  SchurAssembly schur = SchurAssembly::kAuto;
+  /// Whether W is stored or applied through its factors; kAuto by the cost estimate ("Where the
+  /// work runs"). Both give the same step to rounding (~1e-13 relative).
+  DelassusForm delassus = DelassusForm::kAuto;
 };
 
 }  // namespace sinew::integrators

@@ -15,6 +15,12 @@ int compare_command(const std::vector<std::string>& args);
 /// `sinew demo [NAME]`: runs a built-in scene (default "cantilever": a soft beam under gravity)
 /// with a chosen integrator and writes the per-step energies and tip motion as CSV.
 int demo_command(const std::vector<std::string>& args);
+/// `sinew run SCENE`: runs a scene file with progress, writing run.csv, VTU series, PNG snapshots
+/// and checkpoints (scene::run_simulation); resumes from a checkpoint.
+int run_command(const std::vector<std::string>& args);
+/// `sinew info SCENE`: checks a scene file (building it on the serial backend) and prints its
+/// name, kind, size, time step, duration, backend and outputs.
+int info_command(const std::vector<std::string>& args);
 /// `sinew plot CSV`: draws columns of a CSV file with a header row as a PNG line chart.
 int plot_command(const std::vector<std::string>& args);
 

@@ -22,13 +22,21 @@ void usage(std::FILE* out) {
       "                              run a built-in scene (cantilever: a soft beam of 60 N^3 tets\n"
       "                              under gravity) and write DIR/cantilever.csv (default: implicit_euler,\n"
       "                              dt 0.005, 400 steps, N = 2, stable_neo_hookean, results)\n"
+      "  run SCENE [--backend B] [--steps N] [--out DIR] [--every N] [--png] [--png-every N]\n"
+      "          [--checkpoint-every N] [--resume CHECKPOINT] [--quiet]\n"
+      "                              run a scene file (scenes/*.json) to step N (default: the scene's\n"
+      "                              steps) with progress; writes DIR (default results/NAME): run.csv,\n"
+      "                              vtu/BODY.pvd, png/frame_STEP.png, checkpoints/step_STEP.sinewckpt\n"
+      "                              (backend: --backend, else the scene's, else SINEW_BACKEND, else serial)\n"
+      "  info SCENE                  check a scene file and print its size, time step, steps and outputs\n"
       "  plot CSV [--x COLUMN] [--y COL1,COL2,...] [--logy] [--logx] [--title T] [--out FILE.png]\n"
       "          [--width W] [--height H]\n"
       "                              draw a PNG line chart of CSV columns (header row required; default\n"
       "                              x: the first column, y: every other numeric column, out: CSV.png)\n"
       "\n"
       "The backend may also be chosen with the SINEW_BACKEND environment variable.\n"
-      "Exit codes: 0 success, 1 a numerical failure (reported), 2 bad input or usage.\n",
+      "Exit codes: 0 success, 1 a numerical failure (reported), 2 bad input or usage\n"
+      "(sinew run: 130 when interrupted by Ctrl-C; it stops cleanly after the step).\n",
       out);
 }
 
@@ -46,6 +54,8 @@ int main(int argc, char** argv) {
     if (command == "compare") return sinew::app::compare_command(args);
     if (command == "demo") return sinew::app::demo_command(args);
     if (command == "plot") return sinew::app::plot_command(args);
+    if (command == "run") return sinew::app::run_command(args);
+    if (command == "info") return sinew::app::info_command(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;
@@ -54,6 +64,9 @@ int main(int argc, char** argv) {
     usage(stderr);
     return 2;
   } catch (const sinew::Error& e) {
+    std::fprintf(stderr, "sinew %s: error: %s\n", command.c_str(), e.what());
+    return 2;
+  } catch (const std::exception& e) {  // a library's own exception that a reader failed to translate
     std::fprintf(stderr, "sinew %s: error: %s\n", command.c_str(), e.what());
     return 2;
   }

@@ -6,7 +6,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene::detail {
+namespace sinew::scene::detail::scene_json_fields_test {
 namespace {
 
 JsonObject root(const nlohmann::json& j) { return JsonObject(j, "scene.json", ""); }
@@ -62,7 +62,9 @@ TEST(JsonFields, SyntaxErrorsNameLineAndColumn) {
   EXPECT_SINEW_ERROR(parse_json("", "empty.json"), "empty.json:1:1", "invalid JSON");
   EXPECT_SINEW_ERROR(JsonObject(parse_json("[1, 2]", "a.json"), "a.json", ""),
                      "a.json: /: expected an object, found an array");
+  // A number beyond double's range is refused at its line, not thrown past the reader.
+  EXPECT_SINEW_ERROR(parse_json("{\n  \"E\": 1e999\n}", "huge.json"), "huge.json:2:8", "number overflow", "1e999");
 }
 
 }  // namespace
-}  // namespace sinew::scene::detail
+}  // namespace sinew::scene::detail::scene_json_fields_test

@@ -51,6 +51,24 @@ nlohmann::json parse_json(const std::string& text, const std::string& file) {
     const std::size_t colon = what.find("parse error");
     if (colon != std::string::npos) what = what.substr(colon);
     throw Error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": invalid JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // A number out of double's range (1e999) is an out_of_range error without a position: find
+    // the literal the message quotes ("number overflow parsing '1e999'") to name its line.
+    std::string what = e.what();
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    std::string where;
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) {
+        const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+        const std::size_t line_start = text.rfind('\n', at);
+        const std::size_t column = at - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+        where = ":" + std::to_string(line) + ":" + std::to_string(column);
+      }
+    }
+    throw Error(file + where + ": invalid JSON: " + what + " (numbers must be finite doubles)");
   }
 }
 

@@ -1,0 +1,156 @@
+// `sinew run SCENE`: runs a scene file with scene::run_simulation (runner.hpp), showing progress
+// and writing run.csv, VTU series, PNG snapshots and checkpoints under the output folder.
+//
+// Bad input (scene file, options, backend, resume checkpoint) is refused before the output folder
+// is created: read_scene_file, make_backend, SceneFile::make and run_simulation's own checks all
+// run first. Exit codes: 0 done, 1 a step failed numerically (or the run was interrupted: 130),
+// 2 bad input.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "run_support.hpp"
+#include "sinew/backends/registry.hpp"
+#include "sinew/scene/runner.hpp"
+#include "sinew/scene/scene_file.hpp"
+
+namespace sinew::app {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;  // set by SIGINT / SIGTERM: stop cleanly after the step
+
+extern "C" void on_interrupt(int) { g_interrupted = 1; }
+
+// "1h02m", "3m05s", "12.3s".
+std::string duration_text(double s) {
+  char buf[32];
+  if (!(s >= 0.0) || s > 3.6e7) return "?";
+  if (s < 60.0)
+    std::snprintf(buf, sizeof buf, "%.1fs", s);
+  else if (s < 3600.0)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s) / 3600, static_cast<int>(s) / 60 % 60);
+  return buf;
+}
+
+// The progress line: step/steps, simulated time, wall time, ETA and the step's iteration and
+// contact counts (the scalar columns named "contacts" or ending in "iterations").
+std::string progress_line(const scene::RunProgress& p) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "step %ld/%ld  t %.4g s  wall %s  eta %s", p.step, p.steps, p.time,
+                duration_text(p.wall_seconds).c_str(), duration_text(p.eta_seconds).c_str());
+  std::string line = buf;
+  const std::vector<std::string>& names = *p.names;
+  for (std::size_t i = 0; i < names.size() && i < p.outcome->scalars.size(); ++i) {
+    const std::string& n = names[i];
+    const bool iterations = n.size() >= 10 && n.compare(n.size() - 10, 10, "iterations") == 0;
+    if (!iterations && n != "contacts") continue;
+    std::snprintf(buf, sizeof buf, "  %s %g", n.c_str(), p.outcome->scalars[i]);
+    line += buf;
+  }
+  return line;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  if (args.empty() || args.front().rfind("--", 0) == 0) throw Error("run: expects a scene file: sinew run SCENE.json");
+  const std::filesystem::path scene_path = args.front();
+  bool png = false, quiet = false;
+  std::vector<std::string> rest;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--png")
+      png = true;
+    else if (args[i] == "--quiet")
+      quiet = true;
+    else
+      rest.push_back(args[i]);
+  }
+  const Options o("run", rest, {"backend", "steps", "out", "png-every", "every", "checkpoint-every", "resume"});
+
+  // Everything that can be refused, before any output exists.
+  const scene::SceneFile scene = scene::read_scene_file(scene_path);
+  scene::RunOptions run;
+  run.outputs = scene.outputs;
+  run.steps = o.has("steps") ? o.integer("steps", 0, 1, 1000000000) : scene.steps;
+  run.outputs.every = o.integer("every", run.outputs.every, 1, 1000000000);
+  run.outputs.png_every = o.integer("png-every", run.outputs.png_every, 0, 1000000000);
+  if (png && run.outputs.png_every == 0) run.outputs.png_every = run.outputs.every;
+  run.outputs.checkpoint_every = o.integer("checkpoint-every", run.outputs.checkpoint_every, 0, 1000000000);
+  if (o.has("resume")) run.resume = std::filesystem::path(o.str("resume", ""));
+  run.out_dir = o.str("out", (std::filesystem::path("results") / scene.name).string());
+  run.scene_hash = scene::fnv1a64(read_file_text(scene_path));
+  const std::string backend_name =
+      o.str("backend", scene.backend.empty() ? backend_name_from_environment("serial") : scene.backend);
+  std::unique_ptr<Backend> backend = make_backend(backend_name);
+  std::unique_ptr<scene::Simulation> sim = scene.make(*backend);
+
+  const scene::SimulationSize size = sim->size();
+  if (!quiet)
+    std::printf("scene %s (%s): %s; h %g s, steps to %ld; backend %s -> %s\n", scene.name.c_str(), scene.kind.c_str(),
+                size_text(size).c_str(), sim->time_step(), run.steps, backend_name.c_str(),
+                run.out_dir.string().c_str());
+  std::fflush(stdout);
+
+  const bool terminal = isatty(fileno(stderr)) != 0;
+  double last_print = -1e300;
+  std::size_t last_width = 0;
+  g_interrupted = 0;
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  const scene::RunResult r = scene::run_simulation(*sim, run, [&](const scene::RunProgress& p) {
+    // A terminal gets one line rewritten (at most 10 times a second), a log a line every 2 s;
+    // both the last step.
+    const double period = terminal ? 0.1 : 2.0;
+    if (!quiet && (p.wall_seconds - last_print >= period || p.step == p.steps)) {
+      last_print = p.wall_seconds;
+      const std::string line = progress_line(p);
+      if (terminal) {
+        const std::size_t width = line.size();
+        std::fprintf(stderr, "\r%s%s", line.c_str(),
+                     std::string(width < last_width ? last_width - width : 0, ' ').c_str());
+        last_width = width;
+      } else {
+        std::fprintf(stderr, "%s\n", line.c_str());
+      }
+      std::fflush(stderr);
+    }
+    return g_interrupted == 0;
+  });
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!quiet && terminal && last_width > 0) std::fputc('\n', stderr);
+
+  if (!quiet) print_summary(r, run.out_dir, sim->steps());
+  if (r.non_finite_steps > 0)
+    std::fprintf(stderr, "sinew run: warning: %ld step%s reported non-finite scalars (first: %s); see run.csv\n",
+                 r.non_finite_steps, r.non_finite_steps == 1 ? "" : "s", r.first_non_finite.c_str());
+  if (r.status == scene::RunResult::Status::failed) {
+    std::fprintf(stderr, "sinew run: %s: %s\n", scene_path.string().c_str(), r.message.c_str());
+    return 1;
+  }
+  if (r.status == scene::RunResult::Status::stopped) {
+    if (r.checkpoints.empty())
+      std::fprintf(stderr, "sinew run: interrupted at step %ld; no checkpoint written (--checkpoint-every N)\n",
+                   r.last_step);
+    else
+      std::fprintf(stderr,
+                   "sinew run: interrupted at step %ld; go on with: sinew run %s --resume %s --steps %ld --out %s\n",
+                   r.last_step, scene_path.string().c_str(), r.checkpoints.back().string().c_str(), run.steps,
+                   run.out_dir.string().c_str());
+    return 130;
+  }
+  return 0;
+}
+
+}  // namespace sinew::app

@@ -1,0 +1,67 @@
+// Shared by `sinew run` and `sinew info`: reading a file's text, a scene's size in words, and the
+// summary of a run's outputs.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "sinew/core/error.hpp"
+#include "sinew/scene/runner.hpp"
+#include "sinew/scene/simulation.hpp"
+
+namespace sinew::app {
+
+/// The bytes of @p path. @throws sinew::Error naming it when it cannot be read.
+inline std::string read_file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string() + ": cannot open (missing or unreadable)");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(path.string() + ": cannot read");
+  return text;
+}
+
+/// "N vertices, N tets, ..." listing the non-zero counts of @p s, then the DOFs.
+inline std::string size_text(const scene::SimulationSize& s) {
+  std::string out;
+  auto add = [&](std::size_t n, const char* what) {
+    if (n == 0) return;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(n) + " " + what;
+  };
+  add(static_cast<std::size_t>(s.vertices), "vertices");
+  add(s.tets, "tets");
+  add(s.triangles, "triangles");
+  add(s.rigid_bodies, "rigid bodies");
+  add(s.obstacles, "obstacles");
+  add(s.targets, "targets");
+  add(s.cables, "cables");
+  add(s.joints, "joints");
+  if (!out.empty()) out += ", ";
+  return out + std::to_string(s.degrees_of_freedom) + " DOFs";
+}
+
+/// Prints how the run ended and the files it wrote under @p out.
+inline void print_summary(const scene::RunResult& r, const std::filesystem::path& out, long steps_now) {
+  const long done = r.last_step - r.first_step;
+  std::printf("%s: steps %ld -> %ld in %.2f s (%.3g ms/step)\n",
+              r.status == scene::RunResult::Status::completed ? "done"
+              : r.status == scene::RunResult::Status::stopped ? "stopped"
+                                                              : "failed",
+              r.first_step, steps_now, r.wall_seconds,
+              done > 0 ? 1e3 * r.wall_seconds / static_cast<double>(done) : 0.0);
+  std::printf("wrote %s/\n", out.string().c_str());
+  if (!r.csv.empty()) std::printf("  %s (per-step scalars)\n", r.csv.string().c_str());
+  for (const std::filesystem::path& p : r.series)
+    std::printf("  %s (%ld VTU frames, open in ParaView)\n", p.string().c_str(), r.frames);
+  if (std::filesystem::exists(out / "obj"))
+    std::printf("  %s/<body>_<step>.obj (surfaces)\n", (out / "obj").string().c_str());
+  if (r.snapshots > 0) std::printf("  %s/frame_*.png (%ld snapshots)\n", (out / "png").string().c_str(), r.snapshots);
+  if (!r.checkpoints.empty())
+    std::printf("  %s (%zu checkpoint%s, the last: %s)\n", (out / "checkpoints").string().c_str(), r.checkpoints.size(),
+                r.checkpoints.size() == 1 ? "" : "s", r.checkpoints.back().filename().string().c_str());
+}
+
+}  // namespace sinew::app

@@ -1,0 +1,391 @@
+// LocalGlobalSimulation (local_global_simulation.hpp): a SolidScene behind the Simulation interface.
+#include "sinew/scene/local_global_simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "sinew/core/error.hpp"
+#include "sinew/materials/arap.hpp"
+#include "sinew/materials/corotational.hpp"
+#include "sinew/materials/stable_neo_hookean.hpp"
+#include "sinew/materials/tetrahedron.hpp"
+
+namespace sinew::scene {
+
+using integrators::LocalGlobalIntegrator;
+using integrators::LocalGlobalReport;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Vec3 vertex(const std::vector<double>& x, Index v) {
+  return Vec3{{x[3 * static_cast<std::size_t>(v)], x[3 * static_cast<std::size_t>(v) + 1],
+               x[3 * static_cast<std::size_t>(v) + 2]}};
+}
+
+// von Mises stress of the Cauchy stress sigma = P F^T / det F of the first Piola-Kirchhoff P.
+double von_mises(const Mat3& P, const Mat3& F) {
+  const double J = determinant(F);
+  if (!(std::abs(J) > 1e-300)) return 0.0;
+  Mat3 s = P * transpose(F);
+  for (double& a : s.m) a /= J;
+  const double d01 = s(0, 0) - s(1, 1), d12 = s(1, 1) - s(2, 2), d20 = s(2, 2) - s(0, 0);
+  const double shear = s(0, 1) * s(0, 1) + s(1, 2) * s(1, 2) + s(2, 0) * s(2, 0);
+  return std::sqrt(0.5 * (d01 * d01 + d12 * d12 + d20 * d20) + 3.0 * shear);
+}
+
+Mat3 first_piola(MaterialModel model, const Mat3& F, const LameParameters& lame) {
+  switch (model) {
+    case MaterialModel::kArap:
+      return Arap::stress(F, lame);
+    case MaterialModel::kCorotational:
+      return Corotational::stress(F, lame);
+    default:
+      return StableNeoHookean::stress(F, lame);
+  }
+}
+
+// Largest principal stretch of a triangle: sqrt of the largest eigenvalue of G0^-1 G, with G0
+// and G the Gram matrices of the rest and current edge vectors (the 3x2 F's largest singular value).
+double max_stretch(const Vec3 rest[3], const Vec3 cur[3]) {
+  auto gram = [](const Vec3 p[3], double g[3]) {
+    const Vec3 a{{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]}};
+    const Vec3 b{{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]}};
+    g[0] = dot(a, a);
+    g[1] = dot(a, b);
+    g[2] = dot(b, b);
+  };
+  double g0[3], g[3];
+  gram(rest, g0);
+  gram(cur, g);
+  const double det0 = g0[0] * g0[2] - g0[1] * g0[1];
+  if (!(det0 > 0.0)) return 0.0;
+  // M = G0^-1 G; its eigenvalues from trace and determinant.
+  const double m00 = (g0[2] * g[0] - g0[1] * g[1]) / det0, m01 = (g0[2] * g[1] - g0[1] * g[2]) / det0;
+  const double m10 = (g0[0] * g[1] - g0[1] * g[0]) / det0, m11 = (g0[0] * g[2] - g0[1] * g[1]) / det0;
+  const double tr = m00 + m11, det = m00 * m11 - m01 * m10;
+  const double lmax = 0.5 * tr + std::sqrt(std::max(0.0, 0.25 * tr * tr - det));
+  return std::sqrt(std::max(0.0, lmax));
+}
+
+// Triangle mesh of an obstacle shape in its local frame (not half-spaces).
+RenderMesh shape_mesh(const Shape& shape) {
+  RenderMesh m;
+  m.color = Rgb{150, 160, 175};
+  const int nu = 32, nv = 16;
+  auto grid = [&](auto&& point) {  // a (nu x (nv + 1)) latitude-longitude grid, closed in u
+    for (int j = 0; j <= nv; ++j)
+      for (int i = 0; i < nu; ++i) m.vertices.push_back(point(2.0 * kPi * i / nu, static_cast<double>(j) / nv));
+    for (int j = 0; j < nv; ++j)
+      for (int i = 0; i < nu; ++i) {
+        const Index a = j * nu + i, b = j * nu + (i + 1) % nu, c = a + nu, d = b + nu;
+        m.triangles.push_back({a, b, d});
+        m.triangles.push_back({a, d, c});
+      }
+  };
+  const double r = shape.size[0], l = shape.size[1];
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      grid([&](double u, double t) {
+        const double th = kPi * t;
+        return Vec3{{r * std::sin(th) * std::cos(u), r * std::sin(th) * std::sin(u), -r * std::cos(th)}};
+      });
+      break;
+    case ShapeType::kCapsule:
+      grid([&](double u, double t) {  // bottom cap, side, top cap along t
+        const double th = kPi * t;
+        const double z = -r * std::cos(th) + (t < 0.5 ? -l : (t > 0.5 ? l : 0.0));
+        return Vec3{{r * std::sin(th) * std::cos(u), r * std::sin(th) * std::sin(u), z}};
+      });
+      break;
+    case ShapeType::kCylinder:
+      grid([&](double u, double t) {  // rings: bottom centre, nv - 1 rims from z = -l to l, top centre
+        const int j = static_cast<int>(std::lround(t * nv));
+        const double z = j == 0 ? -l : (j == nv ? l : -l + 2.0 * l * (j - 1) / (nv - 2));
+        const double rr = (j == 0 || j == nv) ? 0.0 : r;
+        return Vec3{{rr * std::cos(u), rr * std::sin(u), z}};
+      });
+      break;
+    case ShapeType::kBox: {
+      const double h[3] = {shape.size[0], shape.size[1], shape.size[2]};
+      for (int k = 0; k < 8; ++k)
+        m.vertices.push_back(Vec3{{(k & 1) ? h[0] : -h[0], (k & 2) ? h[1] : -h[1], (k & 4) ? h[2] : -h[2]}});
+      const Index f[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+      for (const auto& q : f) {
+        m.triangles.push_back({q[0], q[1], q[2]});
+        m.triangles.push_back({q[0], q[2], q[3]});
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return m;
+}
+
+}  // namespace
+
+SolidScene solid_scene_from_cloth(const ClothScene& cloth) {
+  SolidScene s;
+  s.name = cloth.name;
+  s.description = cloth.description;
+  s.options = cloth.options;
+  const std::vector<TargetMotion> motions = cloth.motions;
+  if (!motions.empty()) {
+    ClothScene driven;  // only what drive_targets() reads
+    driven.motions = motions;
+    driven.description.time_step = cloth.description.time_step;
+    s.drive = [driven](LocalGlobalIntegrator& lg, long) { drive_targets(driven, lg); };
+  }
+  s.frames = cloth.steps;
+  s.first_body_vertices = static_cast<Index>(cloth.description.rest_positions.size() / 3);
+  return s;
+}
+
+struct LocalGlobalSimulation::Impl {
+  SolidScene scene;
+  std::vector<LocalGlobalBody> bodies;
+  double patch = 0.0;  // side of the checkered half-space patch (m)
+  Vec3 centre{};       // centre of the rest bounding box
+  std::unique_ptr<LocalGlobalIntegrator> lg;
+  LocalGlobalReport report;
+  LameParameters lame;
+  std::vector<bool> hidden;  // (obstacles) left out of render_extras()
+};
+
+LocalGlobalSimulation::LocalGlobalSimulation(Backend& backend, SolidScene scene, std::vector<LocalGlobalBody> bodies,
+                                             double patch_size)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& d = *impl_;
+  d.scene = std::move(scene);
+  const auto& desc = d.scene.description;
+  const Index n = static_cast<Index>(desc.rest_positions.size() / 3);
+  const std::size_t nt = desc.tets.size() / 4, ntri = desc.triangles.size() / 3;
+  if (bodies.empty()) {
+    LocalGlobalBody b;
+    b.name = d.scene.name.empty() ? "body" : d.scene.name;
+    b.vertex_count = n;
+    b.tet_count = nt;
+    b.triangle_count = ntri;
+    bodies.push_back(b);
+  }
+  Index v = 0;
+  std::size_t t = 0, tr = 0;
+  for (const LocalGlobalBody& b : bodies) {
+    require(b.first_vertex == v && b.first_tet == t && b.first_triangle == tr,
+            "LocalGlobalSimulation: body \"" + b.name + "\" does not start where the previous body ends");
+    v += b.vertex_count;
+    t += b.tet_count;
+    tr += b.triangle_count;
+  }
+  require(v == n && t == nt && tr == ntri,
+          "LocalGlobalSimulation: the bodies do not cover the description's vertices and elements");
+  d.bodies = std::move(bodies);
+  d.scene.options.time_phases = true;
+  d.lg = std::make_unique<LocalGlobalIntegrator>(backend, desc, d.scene.options);
+  d.lame = lame_parameters(desc.elastic);
+  d.hidden.assign(desc.obstacles.size(), false);
+  Vec3 lo{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), std::numeric_limits<double>::max()}};
+  Vec3 hi{{-lo[0], -lo[1], -lo[2]}};
+  for (Index i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], desc.rest_positions[3 * static_cast<std::size_t>(i) + k]);
+      hi[k] = std::max(hi[k], desc.rest_positions[3 * static_cast<std::size_t>(i) + k]);
+    }
+  double extent = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    d.centre[k] = 0.5 * (lo[k] + hi[k]);
+    extent = std::max(extent, hi[k] - lo[k]);
+  }
+  d.patch = patch_size > 0.0 ? patch_size : 3.0 * std::max(extent, 1e-3);
+}
+
+LocalGlobalSimulation::~LocalGlobalSimulation() = default;
+
+std::string LocalGlobalSimulation::name() const { return impl_->scene.name; }
+double LocalGlobalSimulation::time_step() const { return impl_->scene.description.time_step; }
+long LocalGlobalSimulation::steps() const { return impl_->lg->steps(); }
+double LocalGlobalSimulation::time() const { return impl_->lg->time(); }
+const LocalGlobalIntegrator& LocalGlobalSimulation::integrator() const { return *impl_->lg; }
+const LocalGlobalReport& LocalGlobalSimulation::last_report() const { return impl_->report; }
+const SolidScene& LocalGlobalSimulation::scene() const { return impl_->scene; }
+
+void LocalGlobalSimulation::hide_obstacle(std::size_t k) {
+  require(k < impl_->hidden.size(), "LocalGlobalSimulation::hide_obstacle: obstacle " + std::to_string(k) +
+                                        " out of range (" + std::to_string(impl_->hidden.size()) + " obstacles)");
+  impl_->hidden[k] = true;
+}
+
+SimulationSize LocalGlobalSimulation::size() const {
+  const auto& desc = impl_->scene.description;
+  SimulationSize s;
+  s.vertices = impl_->lg->num_vertices();
+  s.tets = impl_->lg->num_tets();
+  s.triangles = impl_->lg->num_triangles();
+  s.obstacles = desc.obstacles.size();
+  s.targets = desc.targets.size();
+  s.cables = desc.cables.size();
+  s.degrees_of_freedom = 3 * s.vertices;
+  return s;
+}
+
+std::vector<std::string> LocalGlobalSimulation::scalar_names() const {
+  return {"kinetic_energy", "incremental_potential",
+          "contacts",       "iterations",
+          "newton_steps",   "cr_iterations",
+          "contact_error",  "max_cable_impulse",
+          "step_ms",        "local_ms",
+          "rhs_ms",         "global_ms",
+          "collision_ms",   "schur_ms",
+          "assembly_ms",    "constraint_ms",
+          "correction_ms"};
+}
+
+StepOutcome LocalGlobalSimulation::step() {
+  Impl& d = *impl_;
+  StepOutcome out;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    d.report = step_scene(d.scene, *d.lg);
+  } catch (const Error& e) {  // a driver rejecting a non-finite target or pose: numerical trouble
+    out.ok = false;
+    out.message = "step " + std::to_string(d.lg->steps()) + ": " + e.what();
+    out.scalars.assign(scalar_names().size(), std::numeric_limits<double>::quiet_NaN());
+    return out;
+  }
+  const double step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const LocalGlobalReport& r = d.report;
+  out.ok = r.ok();
+  out.message = r.message;
+  const std::vector<double> vel = d.lg->velocities();
+  const std::vector<double>& m = d.lg->masses();
+  double ke = 0.0;
+  for (std::size_t i = 0; i < m.size(); ++i)
+    ke += 0.5 * m[i] * (vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
+  double cable = 0.0;
+  for (double c : r.cable_impulses) cable = std::max(cable, std::abs(c));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.scalars = {ke,
+                 r.energies.empty() ? nan : r.energies.back(),
+                 static_cast<double>(r.contacts),
+                 static_cast<double>(r.iterations),
+                 static_cast<double>(r.newton_steps),
+                 static_cast<double>(r.cr_iterations),
+                 r.contact_error,
+                 cable,
+                 step_ms,
+                 1e3 * r.local_seconds,
+                 1e3 * r.rhs_seconds,
+                 1e3 * r.global_seconds,
+                 1e3 * r.collision_seconds,
+                 1e3 * r.schur_seconds,
+                 1e3 * r.assembly_seconds,
+                 1e3 * r.constraint_seconds,
+                 1e3 * r.correction_seconds};
+  return out;
+}
+
+std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
+  const Impl& d = *impl_;
+  const auto& desc = d.scene.description;
+  const std::vector<double> x = d.lg->positions(), vel = d.lg->velocities();
+  // Contact force per vertex (world frame): sum over its contacts of (n r_n + t1 r_t1 + t2 r_t2) / h.
+  std::vector<double> force(x.size(), 0.0);
+  const LocalGlobalReport& r = d.report;
+  const bool frames = r.tangents.size() == r.normals.size();
+  const double h = desc.time_step;
+  for (std::size_t c = 0; c < r.contact_vertex.size() && 3 * c + 2 < r.impulses.size(); ++c) {
+    const Vec3 nrm = vertex(r.normals, static_cast<Index>(c));
+    Vec3 f{{nrm[0] * r.impulses[3 * c], nrm[1] * r.impulses[3 * c], nrm[2] * r.impulses[3 * c]}};
+    if (frames) {
+      const Vec3 t1 = vertex(r.tangents, static_cast<Index>(c)), t2 = cross(nrm, t1);
+      for (int k = 0; k < 3; ++k) f[k] += t1[k] * r.impulses[3 * c + 1] + t2[k] * r.impulses[3 * c + 2];
+    }
+    const std::size_t v = static_cast<std::size_t>(r.contact_vertex[c]);
+    for (int k = 0; k < 3; ++k) force[3 * v + k] += f[k] / h;
+  }
+  std::vector<OutputMesh> out;
+  for (const LocalGlobalBody& b : d.bodies) {
+    OutputMesh o;
+    o.name = b.name;
+    VtuFrame& f = o.frame;
+    const std::size_t v0 = static_cast<std::size_t>(b.first_vertex), nv = static_cast<std::size_t>(b.vertex_count);
+    f.points.assign(x.begin() + 3 * v0, x.begin() + 3 * (v0 + nv));
+    f.point_fields.push_back({"velocity", 3, std::vector<double>(vel.begin() + 3 * v0, vel.begin() + 3 * (v0 + nv))});
+    f.point_fields.push_back(
+        {"contact_force", 3, std::vector<double>(force.begin() + 3 * v0, force.begin() + 3 * (v0 + nv))});
+    std::vector<double> stress, stretch;
+    for (std::size_t t = b.first_tet; t < b.first_tet + b.tet_count; ++t) {
+      std::array<Index, 4> tet{};
+      double X[12], xc[12];
+      for (int a = 0; a < 4; ++a) {
+        tet[a] = desc.tets[4 * t + a];
+        for (int k = 0; k < 3; ++k) {
+          X[3 * a + k] = desc.rest_positions[3 * static_cast<std::size_t>(tet[a]) + k];
+          xc[3 * a + k] = x[3 * static_cast<std::size_t>(tet[a]) + k];
+        }
+        tet[a] -= b.first_vertex;
+      }
+      f.tets.push_back(tet);
+      const Mat3 F = tet_deformation_gradient(tet_rest(X), xc);
+      stress.push_back(von_mises(first_piola(desc.model, F, d.lame), F));
+    }
+    for (std::size_t t = b.first_triangle; t < b.first_triangle + b.triangle_count; ++t) {
+      std::array<Index, 3> tri{};
+      Vec3 rest[3], cur[3];
+      for (int a = 0; a < 3; ++a) {
+        tri[a] = desc.triangles[3 * t + a];
+        rest[a] = vertex(desc.rest_positions, tri[a]);
+        cur[a] = vertex(x, tri[a]);
+        tri[a] -= b.first_vertex;
+      }
+      f.triangles.push_back(tri);
+      stretch.push_back(max_stretch(rest, cur));
+    }
+    // One value per cell, tets then triangles: a field of the other kind of cell reads 0 there.
+    if (b.tet_count > 0) {
+      stress.resize(b.tet_count + b.triangle_count, 0.0);
+      f.cell_fields.push_back({"stress", 1, stress});
+    }
+    if (b.triangle_count > 0) {
+      stretch.insert(stretch.begin(), b.tet_count, 0.0);
+      f.cell_fields.push_back({"max_principal_stretch", 1, stretch});
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<RenderMesh> LocalGlobalSimulation::render_extras() const {
+  const Impl& d = *impl_;
+  std::vector<RenderMesh> out;
+  for (std::size_t k = 0; k < d.lg->obstacles().size(); ++k) {
+    if (d.hidden[k]) continue;
+    const integrators::Obstacle& o = d.lg->obstacles()[k];
+    std::vector<RenderMesh> parts;
+    if (o.shape.type == ShapeType::kHalfSpace) {
+      const Vec3 c = to_local(o.pose, d.centre);  // the patch is centred under the scene
+      parts = checker_ground(Vec3{{c[0], c[1], 0.0}}, 0.0, d.patch, 12);
+    } else {
+      parts.push_back(shape_mesh(o.shape));
+    }
+    for (RenderMesh& m : parts) {
+      for (Vec3& p : m.vertices) p = to_world(o.pose, p);
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
+}
+
+void LocalGlobalSimulation::save(std::ostream& out) const { impl_->lg->save(out); }
+
+void LocalGlobalSimulation::restore(std::istream& in) {
+  impl_->lg->restore(in);
+  impl_->report = LocalGlobalReport{};
+}
+
+}  // namespace sinew::scene

@@ -1,0 +1,625 @@
+// The "multibody" kind of scene file (docs/scene_files.md, "Multibody scenes"): rigid bodies,
+// FEM solids and cloth in one model::MechanicalSystem, joints, static obstacles and frictional
+// contact, stepped by integrators::ContactStep with a named contact solver or by an implicit
+// integrator of make_integrator(). Keys map one to one onto the fields of the parameter structs
+// (ContactStepOptions, PgsOptions, constraints::NewtonOptions, SeedNewtonOptions, SapOptions,
+// integrators::NewtonOptions, ContactParams, ElasticParameters). The whole system is built once
+// while reading (no backend needed), so every check of the model runs in read_scene_file() and
+// names the JSON path; make() builds it again on the caller's backend.
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scene_file_common.hpp"
+#include "scene_file_kinds.hpp"
+#include "sinew/constraints/joint_types.hpp"
+#include "sinew/constraints/kkt_solver.hpp"
+#include "sinew/constraints/newton_solver.hpp"
+#include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/constraints/seed_newton_solver.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/core/quaternion.hpp"
+#include "sinew/integrators/compliant_alpha_beta.hpp"
+#include "sinew/integrators/implicit_euler.hpp"
+#include "sinew/integrators/make_integrator.hpp"
+#include "sinew/integrators/theta_method.hpp"
+#include "sinew/integrators/trapezoidal.hpp"
+#include "sinew/model/fem_fields.hpp"
+#include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/multibody_simulation.hpp"
+
+namespace sinew::scene::detail {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- the scene as read: plain data, built into a system by build() ----
+
+struct RigidSpec {
+  std::string name;
+  SpatialInertia inertia;
+  Shape shape, collider;
+  bool collides = true, fixed = false;
+  Vec3 position, velocity, angular_velocity;
+  Quaternion orientation = quat_identity();
+};
+
+struct DeformableSpec {
+  std::string name;
+  bool membrane = false;
+  TetMesh tets;
+  TriangleMesh triangles;
+  MaterialModel model = MaterialModel::kCorotational;
+  ElasticParameters parameters;
+  double density = 0.0;        // solids: kg/m^3; cloth: kg/m^2 (0 when particle_mass is given)
+  double particle_mass = 0.0;  // cloth: equal particle masses (0 when density is given)
+  std::vector<Index> fixed;    // local vertex indices
+  bool contact = true;
+};
+
+struct BodySpec {
+  bool rigid = true;
+  std::size_t index = 0;  // into rigid or deformable
+};
+
+struct JointSpec {
+  std::string type, name, path;
+  int body_a = -1, body_b = -1;  // rigid index, -1 = world
+  Vec3 origin_a, axis_a, reference_a, origin_b, axis_b, reference_b;
+  constraints::AxisJointOptions options;  // compliance (all types), limit and drive (hinge, slider)
+};
+
+// A contact solver: its name and options (SAP's live in ContactStepOptions::sap).
+struct SolverSpec {
+  std::string type;  // "pgs", "newton", "seed_newton", "sap", "kkt"
+  constraints::PgsOptions pgs;
+  constraints::NewtonOptions newton;
+  constraints::SeedNewtonOptions seed_newton;
+  constraints::SapOptions sap;
+};
+
+struct StepperSpec {
+  bool contact_step = true;
+  SolverSpec solver;
+  std::optional<SolverSpec> fallback;
+  integrators::ContactStepOptions options;
+  std::string integrator;               // make_integrator() name
+  integrators::NewtonOptions implicit;  // its Newton options, where it has them
+};
+
+struct MultibodySpec {
+  std::string name;
+  double h = 0.0;
+  Vec3 gravity;
+  std::vector<RigidSpec> rigid;
+  std::vector<DeformableSpec> deformable;
+  std::vector<BodySpec> bodies;  // in file order
+  std::vector<JointSpec> joints;
+  std::vector<constraints::Obstacle> obstacles;
+  bool has_contact = false;
+  constraints::ContactParams contact;
+  std::string contact_name;
+  StepperSpec stepper;
+};
+
+// ---- readers ----
+
+Shape read_shape(JsonObject o) {
+  const std::string type = o.choice("type", {"box", "sphere", "cylinder", "capsule"}, std::nullopt);
+  Shape s{ShapeType::kBox, {0, 0, 0}};
+  if (type == "box") {
+    const Vec3 e = read_vec3(o, "half_extents", std::nullopt);
+    for (int i = 0; i < 3; ++i)
+      if (!(e[i] > 0.0)) o.fail("half_extents", "expected 3 half extents > 0");
+    s = Shape{ShapeType::kBox, {e[0], e[1], e[2]}};
+  } else if (type == "sphere") {
+    s = Shape{ShapeType::kSphere, {o.real_above("radius", std::nullopt, 0.0), 0, 0}};
+  } else {
+    const double r = o.real_above("radius", std::nullopt, 0.0), l = o.real_above("half_length", std::nullopt, 0.0);
+    s = Shape{type == "cylinder" ? ShapeType::kCylinder : ShapeType::kCapsule, {r, l, 0}};
+  }
+  o.finish();
+  return s;
+}
+
+// Volume of a solid shape.
+double shape_volume(const Shape& s) {
+  const double a = s.size[0], b = s.size[1];
+  switch (s.type) {
+    case ShapeType::kBox:
+      return 8.0 * a * b * s.size[2];
+    case ShapeType::kSphere:
+      return 4.0 / 3.0 * kPi * a * a * a;
+    case ShapeType::kCylinder:
+      return kPi * a * a * 2.0 * b;
+    default:
+      return kPi * a * a * (2.0 * b + 4.0 / 3.0 * a);  // capsule
+  }
+}
+
+// Spatial inertia of a solid shape of @p mass about its centre (the body origin).
+SpatialInertia shape_inertia(const Shape& s, double mass) {
+  const double a = s.size[0], b = s.size[1];
+  Mat3 J{};
+  switch (s.type) {
+    case ShapeType::kBox:
+      return box_inertia(mass, Vec3{{s.size[0], s.size[1], s.size[2]}});
+    case ShapeType::kSphere:
+      J(0, 0) = J(1, 1) = J(2, 2) = 0.4 * mass * a * a;
+      break;
+    case ShapeType::kCylinder:
+      J(0, 0) = J(1, 1) = mass * (3.0 * a * a + 4.0 * b * b) / 12.0;  // length 2b
+      J(2, 2) = 0.5 * mass * a * a;
+      break;
+    default: {
+      // Capsule: a cylinder of length 2b and two hemispheres of radius a (centres of mass 3a/8
+      // from their flat faces), by the parallel-axis theorem.
+      const double vc = 2.0 * b, vh = 2.0 / 3.0 * a;  // volumes / (pi a^2)
+      const double mc = mass * vc / (vc + 2.0 * vh), mh = mass * vh / (vc + 2.0 * vh);
+      J(2, 2) = 0.5 * mc * a * a + 2.0 * 0.4 * mh * a * a;
+      const double d = b + 3.0 / 8.0 * a;
+      J(0, 0) = J(1, 1) =
+          mc * (3.0 * a * a + 4.0 * b * b) / 12.0 + 2.0 * (mh * (0.4 - 9.0 / 64.0) * a * a + mh * d * d);
+      break;
+    }
+  }
+  return make_spatial_inertia(mass, Vec3{{0, 0, 0}}, J);
+}
+
+// "mass" or "density" (exactly one) of a body of volume @p volume.
+double read_mass(JsonObject& o, double volume) {
+  const bool m = o.has("mass"), d = o.has("density");
+  if (m == d) o.fail("mass", "expected exactly one of \"mass\" (kg) and \"density\" (kg/m^3)");
+  if (m) return o.real_above("mass", std::nullopt, 0.0);
+  return o.real_above("density", std::nullopt, 0.0) * volume;
+}
+
+RigidSpec read_rigid(JsonObject& o) {
+  RigidSpec r;
+  r.shape = read_shape(*o.object("shape"));
+  r.collider = r.shape;
+  if (std::optional<JsonObject> c = o.object("collider", true)) r.collider = read_shape(*c);
+  r.collides = o.boolean("collides", true);
+  const double mass = read_mass(o, shape_volume(r.shape));
+  try {  // a finite mass of a finite shape can still overflow (1e300 m half extents)
+    r.inertia = shape_inertia(r.shape, mass);
+  } catch (const Error& e) {
+    o.fail("shape", e.what());
+  }
+  r.position = read_vec3(o, "position", Vec3{{0, 0, 0}});
+  r.orientation = normalized(quat_from_rotation_matrix(read_rotation(o, "rotation")));
+  r.velocity = read_vec3(o, "velocity", Vec3{{0, 0, 0}});
+  r.angular_velocity = read_vec3(o, "angular_velocity", Vec3{{0, 0, 0}});
+  r.fixed = o.boolean("fixed", false);
+  return r;
+}
+
+ElasticParameters read_material(JsonObject o, MaterialModel& model) {
+  model = parse_material_model(
+      o.choice("model", {"linear", "corotational", "arap", "st_venant_kirchhoff", "stable_neo_hookean"}, std::nullopt));
+  ElasticParameters p;
+  p.youngs_modulus = o.real_above("youngs_modulus", std::nullopt, 0.0);
+  p.poisson_ratio = o.real("poisson_ratio", p.poisson_ratio, -1.0, 0.5, "a number in [-1, 0.5)");
+  if (!(p.poisson_ratio < 0.5)) o.fail("poisson_ratio", "expected a number in [-1, 0.5), found 0.5");
+  o.finish();
+  return p;
+}
+
+DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem::path& base_dir) {
+  DeformableSpec d;
+  d.membrane = cloth;
+  MeshSource mesh = read_mesh_source(o, "mesh", base_dir, !cloth, cloth);
+  // Placement of the mesh: x -> R x + t.
+  const Mat3 R = read_rotation(o, "rotation");
+  const Vec3 t = read_vec3(o, "translation", Vec3{{0, 0, 0}});
+  std::vector<Vec3>& x = cloth ? mesh.triangles.vertices : mesh.tets.vertices;
+  const bool moved = o.has("rotation") || o.has("translation");
+  if (moved)
+    for (Vec3& v : x) {
+      const Vec3 r{{R(0, 0) * v[0] + R(0, 1) * v[1] + R(0, 2) * v[2], R(1, 0) * v[0] + R(1, 1) * v[1] + R(1, 2) * v[2],
+                    R(2, 0) * v[0] + R(2, 1) * v[1] + R(2, 2) * v[2]}};
+      v = Vec3{{r[0] + t[0], r[1] + t[1], r[2] + t[2]}};
+    }
+  d.parameters = read_material(*o.object("material"), d.model);
+  if (cloth) {
+    const bool m = o.has("particle_mass"), a = o.has("area_density");
+    if (m == a) o.fail("particle_mass", "expected exactly one of \"particle_mass\" (kg) and \"area_density\" (kg/m^2)");
+    if (m) d.particle_mass = o.real_above("particle_mass", std::nullopt, 0.0);
+    if (a) d.density = o.real_above("area_density", std::nullopt, 0.0);
+  } else {
+    d.density = o.real_above("density", std::nullopt, 0.0);
+  }
+  if (o.has("fixed")) {
+    SelectionContext context;
+    context.vertices = &x;
+    if (cloth) {
+      for (Index i = 0; i < static_cast<Index>(x.size()); ++i) context.surface.push_back(i);
+    } else {
+      std::set<Index> s;
+      for (const auto& tri : boundary_triangles(mesh.tets).triangles) s.insert(tri.begin(), tri.end());
+      context.surface.assign(s.begin(), s.end());
+    }
+    d.fixed = read_selection(o, "fixed", context);
+  }
+  d.contact = o.boolean("contact", true);
+  d.tets = std::move(mesh.tets);
+  d.triangles = std::move(mesh.triangles);
+  return d;
+}
+
+void read_side(JsonObject o, const std::map<std::string, int>& rigid_names, int& body, Vec3& origin, Vec3& axis,
+               Vec3& reference) {
+  const std::string name = o.string("body", std::nullopt);
+  if (name == "world") {
+    body = -1;
+  } else {
+    const auto it = rigid_names.find(name);
+    if (it == rigid_names.end()) {
+      std::string known;
+      for (const auto& [n, i] : rigid_names) known += ", \"" + n + "\"";
+      o.fail("body", "no rigid body named \"" + name + "\"; expected \"world\"" + known);
+    }
+    body = it->second;
+  }
+  origin = read_vec3(o, "origin", Vec3{{0, 0, 0}});
+  axis = read_vec3(o, "axis", Vec3{{0, 0, 1}});
+  reference = read_vec3(o, "reference", Vec3{{1, 0, 0}});
+  o.finish();
+}
+
+JointSpec read_joint(JsonObject& o, std::size_t k, const std::map<std::string, int>& rigid_names) {
+  JointSpec j;
+  j.path = o.path();
+  j.type = o.choice("type", {"ball", "hinge", "slider", "fixed"}, std::nullopt);
+  j.name = o.string("name", "joint " + std::to_string(k));
+  read_side(*o.object("a"), rigid_names, j.body_a, j.origin_a, j.axis_a, j.reference_a);
+  read_side(*o.object("b"), rigid_names, j.body_b, j.origin_b, j.axis_b, j.reference_b);
+  if (j.body_a < 0 && j.body_b < 0) o.fail("b", "a joint needs a rigid body on at least one side");
+  j.options.compliance.compliance = o.real("compliance", 0.0, 0.0);
+  j.options.compliance.damping = o.real("damping", 0.0, 0.0);
+  if (j.type == "hinge" || j.type == "slider") {
+    if (std::optional<JsonObject> l = o.object("limit", true)) {
+      j.options.limit.enabled = true;
+      j.options.limit.lower = l->has("lower") ? l->real("lower", std::nullopt) : -kInf;
+      j.options.limit.upper = l->has("upper") ? l->real("upper", std::nullopt) : kInf;
+      j.options.limit.margin = l->real("margin", j.options.limit.margin, 0.0);
+      if (!(j.options.limit.lower < j.options.limit.upper)) l->fail("upper", "expected upper > lower");
+      l->finish();
+    }
+    if (o.has("drive_speed")) {
+      j.options.drive.enabled = true;
+      j.options.drive.speed = o.real("drive_speed", std::nullopt);
+    }
+  }
+  o.finish();
+  return j;
+}
+
+constraints::ConstraintSolverOptions read_stop(JsonObject& o, constraints::ConstraintSolverOptions s) {
+  if (std::optional<JsonObject> stop = o.object("stop", true)) {
+    s.tolerance = stop->real("tolerance", s.tolerance, 0.0);
+    s.max_iterations = static_cast<int>(stop->integer("max_iterations", s.max_iterations, 1, 1000000000));
+    stop->finish();
+  }
+  return s;
+}
+
+constraints::NcpFunction read_ncp(JsonObject& o, constraints::NcpFunction f) {
+  const std::string s = o.choice("function", {"fischer_burmeister", "min_map"},
+                                 f == constraints::NcpFunction::kMinMap ? "min_map" : "fischer_burmeister");
+  return s == "min_map" ? constraints::NcpFunction::kMinMap : constraints::NcpFunction::kFischerBurmeister;
+}
+
+SolverSpec read_solver(JsonObject o) {
+  SolverSpec s;
+  s.type = o.choice("type", {"pgs", "newton", "seed_newton", "sap", "kkt"}, std::nullopt);
+  if (s.type == "pgs") {
+    s.pgs.stop = read_stop(o, s.pgs.stop);
+    s.pgs.relaxation = o.real("relaxation", s.pgs.relaxation, 0.0, 2.0, "a number in (0, 2)");
+    if (!(s.pgs.relaxation > 0.0 && s.pgs.relaxation < 2.0))
+      o.fail("relaxation", "expected a number in (0, 2), found " + std::to_string(s.pgs.relaxation));
+  } else if (s.type == "newton") {
+    constraints::NewtonOptions& n = s.newton;
+    n.stop = read_stop(o, n.stop);
+    n.function = read_ncp(o, n.function);
+    if (std::optional<JsonObject> k = o.object("krylov", true)) {
+      n.krylov.tolerance = k->real_above("tolerance", n.krylov.tolerance, 0.0);
+      n.krylov.max_iterations = static_cast<int>(k->integer("max_iterations", n.krylov.max_iterations, 1, 1000000000));
+      k->finish();
+    }
+    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
+    const std::string lin = o.choice("linear", {"auto", "sparse_lu", "bicgstab"}, "auto");
+    n.linear = lin == "auto"        ? constraints::NewtonLinearSolver::kAuto
+               : lin == "sparse_lu" ? constraints::NewtonLinearSolver::kSparseLu
+                                    : constraints::NewtonLinearSolver::kBiCgStab;
+    n.proximal = o.real("proximal", n.proximal, 0.0);
+    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
+    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
+    n.merit_memory = static_cast<int>(o.integer("merit_memory", n.merit_memory, 0, 1000));
+  } else if (s.type == "seed_newton") {
+    constraints::SeedNewtonOptions& n = s.seed_newton;
+    n.stop = read_stop(o, n.stop);
+    n.function = read_ncp(o, n.function);
+    n.cr_iterations = static_cast<int>(o.integer("cr_iterations", n.cr_iterations, 1, 1000000));
+    n.cr_tolerance = o.real("cr_tolerance", n.cr_tolerance, 0.0, 1.0);
+    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
+    n.proximal = o.real("proximal", n.proximal, 0.0);
+    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
+    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
+  } else if (s.type == "sap") {
+    constraints::SapOptions& p = s.sap;
+    p.stop = read_stop(o, p.stop);
+    p.rigid_fraction = o.real_above("rigid_fraction", p.rigid_fraction, 0.0);
+    p.sigma = o.real_above("sigma", p.sigma, 0.0);
+    p.max_step = o.real_above("max_step", p.max_step, 0.0);
+  }
+  o.finish();
+  return s;
+}
+
+integrators::NewtonOptions read_implicit_newton(JsonObject& o, integrators::NewtonOptions n) {
+  n.relative_tolerance = o.real("relative_tolerance", n.relative_tolerance, 0.0);
+  n.absolute_tolerance = o.real("absolute_tolerance", n.absolute_tolerance, 0.0);
+  if (!(n.relative_tolerance > 0.0 || n.absolute_tolerance > 0.0))
+    o.fail("absolute_tolerance", "relative_tolerance and absolute_tolerance cannot both be 0");
+  n.max_iterations = static_cast<int>(o.integer("max_iterations", n.max_iterations, 1, 1000000));
+  const std::string merit = o.choice("merit", {"auto", "energy", "residual", "none"}, "auto");
+  n.merit = merit == "auto"       ? integrators::LineSearchMerit::kAuto
+            : merit == "energy"   ? integrators::LineSearchMerit::kEnergy
+            : merit == "residual" ? integrators::LineSearchMerit::kResidual
+                                  : integrators::LineSearchMerit::kNone;
+  n.armijo = o.real("armijo", n.armijo, 0.0, 1.0, "a number in (0, 1)");
+  n.backtrack = o.real("backtrack", n.backtrack, 0.0, 1.0, "a number in (0, 1)");
+  if (!(n.armijo > 0.0 && n.armijo < 1.0)) o.fail("armijo", "expected a number in (0, 1)");
+  if (!(n.backtrack > 0.0 && n.backtrack < 1.0)) o.fail("backtrack", "expected a number in (0, 1)");
+  n.max_line_search_steps = static_cast<int>(o.integer("max_line_search_steps", n.max_line_search_steps, 0, 1000));
+  n.projected_stiffness = o.boolean("projected_stiffness", n.projected_stiffness);
+  n.symmetrize = o.boolean("symmetrize", n.symmetrize);
+  n.linear_solver = o.choice("linear_solver", {"eigen_ldlt", "cholmod"}, "eigen_ldlt") == "cholmod"
+                        ? integrators::LinearSolverKind::kCholmod
+                        : integrators::LinearSolverKind::kEigenLdlt;
+  o.finish();
+  return n;
+}
+
+bool has_newton_options(const std::string& integrator) {
+  return integrator == "implicit_euler" || integrator == "trapezoidal" || integrator == "compliant_alpha_beta" ||
+         integrator.rfind("theta_", 0) == 0;
+}
+
+StepperSpec read_stepper(JsonObject o) {
+  std::vector<std::string> types{"contact_step"};
+  for (const std::string& n : integrators::integrator_names()) types.push_back(n);
+  StepperSpec s;
+  const std::string type = o.choice("type", types, std::nullopt);
+  s.contact_step = type == "contact_step";
+  if (s.contact_step) {
+    s.solver = read_solver(*o.object("solver"));
+    if (std::optional<JsonObject> f = o.object("fallback_solver", true)) {
+      s.fallback = read_solver(*f);
+      if (s.fallback->type == "sap" && s.solver.type == "sap") f->fail("type", "SAP cannot fall back on SAP");
+    }
+    if (std::optional<JsonObject> f = o.object("free_motion", true)) {
+      if (std::optional<JsonObject> n = f->object("newton", true))
+        s.options.free_motion.newton = read_implicit_newton(*n, s.options.free_motion.newton);
+      f->finish();
+    }
+    if (std::optional<JsonObject> st = o.object("stabilization", true)) {
+      s.options.stabilization.erp = st->real("erp", 1.0, 0.0, 1.0, "a number in (0, 1]");
+      if (!(s.options.stabilization.erp > 0.0)) st->fail("erp", "expected a number in (0, 1], found 0");
+      st->finish();
+    }
+    s.options.warm_start = o.boolean("warm_start", s.options.warm_start);
+    s.options.accept_error = o.real("accept_error", s.options.accept_error, 0.0);
+  } else {
+    s.integrator = type;
+    if (has_newton_options(type))
+      if (std::optional<JsonObject> n = o.object("newton", true)) s.implicit = read_implicit_newton(*n, s.implicit);
+  }
+  o.finish();
+  return s;
+}
+
+// ---- building ----
+
+std::unique_ptr<integrators::Integrator> make_implicit(const StepperSpec& s) {
+  const std::string& n = s.integrator;
+  if (n == "implicit_euler")
+    return std::make_unique<integrators::ImplicitEuler>(integrators::ImplicitEulerOptions{s.implicit});
+  if (n == "trapezoidal")
+    return std::make_unique<integrators::Trapezoidal>(integrators::TrapezoidalOptions{s.implicit});
+  if (n == "compliant_alpha_beta") {
+    integrators::CompliantAlphaBetaOptions o;
+    o.newton = s.implicit;
+    return std::make_unique<integrators::CompliantAlphaBeta>(o);
+  }
+  if (n.rfind("theta_", 0) == 0) {
+    const integrators::ThetaPreset p = n == "theta_explicit_euler"     ? integrators::ThetaPreset::kExplicitEuler
+                                       : n == "theta_symplectic_euler" ? integrators::ThetaPreset::kSymplecticEuler
+                                       : n == "theta_implicit_euler"   ? integrators::ThetaPreset::kImplicitEuler
+                                                                       : integrators::ThetaPreset::kSymplecticMidpoint;
+    integrators::ThetaOptions o = integrators::ThetaOptions::preset(p);
+    o.newton = s.implicit;
+    return std::make_unique<integrators::ThetaMethod>(o);
+  }
+  return integrators::make_integrator(n);
+}
+
+// The ContactStep of solver @p s with @p options (SAP's options from @p s).
+std::unique_ptr<integrators::ContactStep> make_contact_step(const SolverSpec& s,
+                                                            integrators::ContactStepOptions options, Backend& backend) {
+  std::unique_ptr<constraints::ConstraintSolver> solver;  // null: SAP, ContactStep's global solver
+  if (s.type == "pgs") solver = std::make_unique<constraints::PgsSolver>(s.pgs);
+  if (s.type == "newton") solver = std::make_unique<constraints::NewtonSolver>(backend, s.newton);
+  if (s.type == "seed_newton") solver = std::make_unique<constraints::SeedNewtonSolver>(backend, s.seed_newton);
+  if (s.type == "kkt") solver = std::make_unique<constraints::KktSolver>();
+  options.sap = s.sap;
+  return std::make_unique<integrators::ContactStep>(std::move(solver), options);
+}
+
+// Builds the system, constraints and views of @p spec; errors name the body's JSON path.
+MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
+  MultibodyScene out;
+  ContactScene& s = out.scene;
+  s.name = spec.name;
+  s.h = spec.h;
+  s.system->set_gravity(spec.gravity);
+  if (spec.has_contact) s.contact = std::make_unique<constraints::ContactConstraint>(spec.contact, spec.contact_name);
+  for (const constraints::Obstacle& o : spec.obstacles) {
+    out.obstacles.push_back(o);
+    if (s.contact) s.contact->add_obstacle(o.shape, o.pose);
+  }
+  std::vector<Index> rigid_index(spec.rigid.size());
+  for (std::size_t k = 0; k < spec.bodies.size(); ++k) {
+    const std::string where = file + ": /bodies/" + std::to_string(k) + ": ";
+    try {
+      if (spec.bodies[k].rigid) {
+        const RigidSpec& r = spec.rigid[spec.bodies[k].index];
+        const Index b =
+            s.system->add_body(r.inertia, r.position, r.orientation, r.name, r.velocity, r.angular_velocity);
+        rigid_index[spec.bodies[k].index] = b;
+        if (r.fixed) s.system->fix_body(b);
+        if (s.contact && r.collides) s.contact->add_body_collider(b, r.collider);
+        out.rigid_bodies.push_back(RigidBodyView{b, r.name, {r.shape}});
+        continue;
+      }
+      const DeformableSpec& d = spec.deformable[spec.bodies[k].index];
+      Index first = s.system->num_particles(), count = 0;
+      if (!d.membrane) {
+        s.deformables.push_back(add_deformable_body(*s.system, d.tets, d.density, d.model, d.parameters));
+        count = s.deformables.back().num_particles;
+        out.fem_bodies.push_back(FemBodyView{d.name, first, count, d.tets.tets, d.model, d.parameters});
+      } else {
+        const std::vector<Vec3>& x = d.triangles.vertices;
+        std::vector<double> mass(x.size(), d.particle_mass);
+        if (d.particle_mass == 0.0)
+          for (const auto& t : d.triangles.triangles) {
+            const Vec3 a = x[t[1]] - x[t[0]], b = x[t[2]] - x[t[0]];
+            for (Index v : t) mass[v] += d.density * 0.5 * norm(cross(a, b)) / 3.0;
+          }
+        for (std::size_t i = 0; i < x.size(); ++i) s.system->add_particle(mass[i], x[i], d.name);
+        auto field = std::make_shared<model::MembraneField>(d.model, d.parameters);
+        for (const auto& t : d.triangles.triangles) field->add(*s.system, {first + t[0], first + t[1], first + t[2]});
+        s.system->add_force_field(field);
+        count = static_cast<Index>(x.size());
+        out.cloths.push_back(ClothView{d.name, first, count, d.triangles.triangles});
+      }
+      for (Index i : d.fixed) s.system->fix_particle(first + i);
+      if (s.contact && d.contact) s.contact->add_particles(first, count);
+    } catch (const Error& e) {
+      throw Error(where + e.what());
+    }
+  }
+  for (const JointSpec& j : spec.joints) {
+    auto side = [&](int body, const Vec3& origin, const Vec3& axis, const Vec3& reference) {
+      return body < 0 ? constraints::world_side(origin, axis, reference)
+                      : constraints::body_side(rigid_index[static_cast<std::size_t>(body)], origin, axis, reference);
+    };
+    const constraints::JointSide a = side(j.body_a, j.origin_a, j.axis_a, j.reference_a);
+    const constraints::JointSide b = side(j.body_b, j.origin_b, j.axis_b, j.reference_b);
+    try {
+      if (j.type == "ball")
+        s.joints.push_back(std::make_unique<constraints::BallJoint>(j.name, a, b, j.options.compliance));
+      else if (j.type == "fixed")
+        s.joints.push_back(std::make_unique<constraints::FixedJoint>(j.name, a, b, j.options.compliance));
+      else if (j.type == "hinge")
+        s.joints.push_back(std::make_unique<constraints::HingeJoint>(j.name, a, b, j.options));
+      else
+        s.joints.push_back(std::make_unique<constraints::SliderJoint>(j.name, a, b, j.options));
+      s.joints.back()->check(*s.system);
+    } catch (const Error& e) {
+      throw Error(file + ": " + j.path + ": " + e.what());
+    }
+  }
+  s.init();
+  return out;
+}
+
+std::unique_ptr<Simulation> make_simulation(const MultibodySpec& spec, const std::string& file, Backend& backend) {
+  MultibodyScene scene = build(spec, file);
+  if (!spec.stepper.contact_step)
+    return std::make_unique<MultibodySimulation>(std::move(scene), make_implicit(spec.stepper));
+  const StepperSpec& st = spec.stepper;
+  return std::make_unique<MultibodySimulation>(
+      std::move(scene), make_contact_step(st.solver, st.options, backend),
+      st.fallback ? make_contact_step(*st.fallback, st.options, backend) : nullptr);
+}
+
+}  // namespace
+
+void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_dir, SceneFile& out) {
+  auto spec = std::make_shared<MultibodySpec>();
+  spec->name = out.name;
+  spec->h = root.real_above("time_step", std::nullopt, 0.0);
+  spec->gravity = read_vec3(root, "gravity", Vec3{{0, 0, -kGravity}});
+
+  std::map<std::string, int> rigid_names;
+  std::set<std::string> names;
+  std::vector<JsonObject> bodies = root.objects("bodies");
+  if (bodies.empty()) root.fail("bodies", "expected at least one body");
+  for (JsonObject& b : bodies) {
+    const std::string type = b.choice("type", {"rigid", "deformable", "cloth"}, std::nullopt);
+    const std::string name = b.string("name", std::nullopt);
+    if (name.empty() || name == "world" || name == "rigid" ||
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+      b.fail("name", "expected a non-empty name of letters, digits, '_' and '-' other than \"world\" and \"rigid\"");
+    if (!names.insert(name).second) b.fail("name", "a body named \"" + name + "\" already exists");
+    if (type == "rigid") {
+      rigid_names[name] = static_cast<int>(spec->rigid.size());
+      spec->bodies.push_back(BodySpec{true, spec->rigid.size()});
+      spec->rigid.push_back(read_rigid(b));
+      spec->rigid.back().name = name;
+    } else {
+      spec->bodies.push_back(BodySpec{false, spec->deformable.size()});
+      spec->deformable.push_back(read_deformable(b, type == "cloth", base_dir));
+      spec->deformable.back().name = name;
+    }
+    b.finish();
+  }
+  std::vector<JsonObject> joints = root.objects("joints", true);
+  for (std::size_t k = 0; k < joints.size(); ++k) spec->joints.push_back(read_joint(joints[k], k + 1, rigid_names));
+  for (JsonObject& o : root.objects("obstacles", true)) {
+    const std::string shape = o.choice("shape", {"half_space", "sphere", "box", "cylinder", "capsule"}, std::nullopt);
+    if (shape == "half_space") {
+      // constraints::half_space_obstacle(), as the contact scenes build their floors and inclines.
+      const Vec3 normal = read_vec3(o, "normal", Vec3{{0, 0, 1}});
+      if (!(norm(normal) > 0.0 && std::isfinite(norm(normal))))
+        o.fail("normal", "expected a non-zero normal of finite length");
+      spec->obstacles.push_back(constraints::half_space_obstacle(read_vec3(o, "point", Vec3{{0, 0, 0}}), normal));
+    } else {
+      const PlacedShape p = read_placed_shape(o);
+      spec->obstacles.push_back(constraints::Obstacle{p.shape, p.pose});
+    }
+    o.finish();
+  }
+  if (std::optional<JsonObject> c = root.object("contact", true)) {
+    spec->has_contact = true;
+    spec->contact.mu = c->real("mu", spec->contact.mu, 0.0);
+    spec->contact.margin = c->real("margin", spec->contact.margin, 0.0);
+    spec->contact.box_friction = c->boolean("box_friction", spec->contact.box_friction);
+    spec->contact_name = c->string("name", "contact");
+    c->finish();
+  }
+  spec->stepper = read_stepper(*root.object("integrator"));
+  if (!spec->stepper.contact_step && (spec->has_contact || !spec->joints.empty()))
+    root.fail("integrator", "integrator \"" + spec->stepper.integrator +
+                                "\" steps no contact or joints; use {\"type\": \"contact_step\", ...}");
+
+  const std::string file = root.file();
+  build(*spec, file);  // every model check now, naming the JSON path
+  try {
+    spec->stepper.options.validate();
+  } catch (const Error& e) {
+    root.fail("integrator", e.what());
+  }
+  out.time_step = spec->h;
+  out.make = [spec, file](Backend& backend) { return make_simulation(*spec, file, backend); };
+}
+
+}  // namespace sinew::scene::detail

@@ -1,0 +1,437 @@
+// The run loop of runner.hpp: steps a Simulation and writes its outputs.
+#include "sinew/scene/runner.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <system_error>
+
+#include "sinew/core/error.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
+#include "sinew/scene/atomic_file.hpp"
+#include "sinew/scene/image.hpp"
+#include "sinew/scene/mesh_io.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
+
+namespace sinew::scene {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Body colours of snapshots, by output-mesh index.
+const Rgb kPalette[] = {{86, 132, 196}, {214, 122, 74}, {104, 168, 110}, {170, 104, 168}, {200, 178, 80}};
+
+std::string step_tag(long step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%06ld", step);
+  return buf;
+}
+
+// "0.35 s": a time for messages.
+std::string seconds_text(double t) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g s", t);
+  return buf;
+}
+
+// A CSV cell: shortest text that reads back to the same double; non-finite values spelled out.
+void append_number(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "nan";
+  } else if (std::isinf(v)) {
+    out += v > 0 ? "inf" : "-inf";
+  } else {
+    char buf[40];
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+  }
+}
+
+bool file_name_safe(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
+// "" when every value of the frame is finite, else what is not.
+std::string non_finite_in(const OutputMesh& m) {
+  for (double v : m.frame.points)
+    if (!std::isfinite(v)) return "body '" + m.name + "': positions";
+  for (const auto* fields : {&m.frame.point_fields, &m.frame.cell_fields})
+    for (const VtuField& f : *fields)
+      for (double v : f.values)
+        if (!std::isfinite(v)) return "body '" + m.name + "': field '" + f.name + "'";
+  return "";
+}
+
+// Rows of run.csv kept by a previous run in the same folder up to and including @p last_step,
+// when its header is @p header (a resumed run continues the same table); "" otherwise.
+std::string previous_rows(const std::filesystem::path& csv, const std::string& header, long last_step) {
+  std::ifstream in(csv);
+  if (!in) return "";
+  std::string line, kept;
+  if (!std::getline(in, line) || line + '\n' != header) return "";
+  while (std::getline(in, line)) {
+    char* end = nullptr;
+    const long step = std::strtol(line.c_str(), &end, 10);
+    if (end == line.c_str() || *end != ',' || step > last_step) break;
+    kept += line + '\n';
+  }
+  return kept;
+}
+
+// The outputs of one run: state shared by the loop's writers.
+class RunWriter {
+ public:
+  RunWriter(Simulation& sim, const RunOptions& o, RunResult& result)
+      : sim_(sim), o_(o), out_(o.outputs), result_(result), names_(sim.scalar_names()) {
+    header_ = "step,t";
+    for (const std::string& n : names_) header_ += ',' + n;
+    header_ += '\n';
+  }
+
+  const std::vector<std::string>& names() const { return names_; }
+
+  // Creates the folder and keeps a resumed run's earlier CSV rows.
+  void start() {
+    first_step_ = sim_.steps();
+    std::error_code ec;
+    std::filesystem::create_directories(o_.out_dir, ec);
+    if (ec) throw Error(o_.out_dir.string() + ": cannot create the output folder: " + ec.message());
+    if (out_.csv) {
+      result_.csv = o_.out_dir / "run.csv";
+      if (o_.resume) rows_ = previous_rows(result_.csv, header_, sim_.steps());
+    }
+  }
+
+  // Adds the CSV row of the step just attempted (@p t: the time it reached or would have).
+  void add_row(long step, double t, const StepOutcome& outcome) {
+    if (outcome.ok && outcome.scalars.size() != names_.size())
+      throw Error("run: simulation '" + sim_.name() + "' returned " + std::to_string(outcome.scalars.size()) +
+                  " scalars at step " + std::to_string(step) + ", expected " + std::to_string(names_.size()) +
+                  " (its scalar_names())");
+    rows_ += std::to_string(step);
+    rows_ += ',';
+    append_number(rows_, t);
+    bool finite = true;
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      const double v = i < outcome.scalars.size() ? outcome.scalars[i] : std::numeric_limits<double>::quiet_NaN();
+      rows_ += ',';
+      append_number(rows_, v);
+      if (!std::isfinite(v) && finite && outcome.ok) {
+        finite = false;
+        if (result_.first_non_finite.empty())
+          result_.first_non_finite = "step " + std::to_string(step) + ", column " + names_[i];
+      }
+    }
+    rows_ += '\n';
+    if (!finite) ++result_.non_finite_steps;
+  }
+
+  // Writes run.csv now when @p force, or when csv_interval_seconds passed since the last write.
+  void write_csv(bool force) {
+    if (!out_.csv) return;
+    const auto now = Clock::now();
+    if (!force && wrote_csv_ && std::chrono::duration<double>(now - last_csv_).count() < o_.csv_interval_seconds)
+      return;
+    write_file_atomically(result_.csv, header_ + rows_);
+    last_csv_ = now;
+    wrote_csv_ = true;
+  }
+
+  // Writes the VTU/OBJ frame and (@p snapshot) the PNG of the current state. Returns "" or, when
+  // the state holds non-finite values, what they are (nothing is written then).
+  std::string write_frame(bool frame, bool snapshot) {
+    const long step = sim_.steps();
+    if (step == last_frame_) frame = false;
+    if (step == last_snapshot_) snapshot = false;
+    frame = frame && (out_.vtu || out_.obj);
+    if (!frame && !snapshot) return "";
+    const std::vector<OutputMesh> meshes = sim_.output_meshes();
+    check_bodies(meshes);
+    for (const OutputMesh& m : meshes) {
+      const std::string bad = non_finite_in(m);
+      if (!bad.empty()) return bad;
+    }
+    if (frame) {
+      for (std::size_t b = 0; b < meshes.size(); ++b) {
+        if (out_.vtu) series_[b].add(sim_.time(), meshes[b].frame);
+        if (out_.obj)
+          write_obj(surface(b, meshes[b]), o_.out_dir / "obj" / (meshes[b].name + "_" + step_tag(step) + ".obj"));
+      }
+      last_frame_ = step;
+      ++result_.frames;
+    }
+    if (snapshot) {
+      write_png(render(meshes), (o_.out_dir / "png" / ("frame_" + step_tag(step) + ".png")).string());
+      last_snapshot_ = step;
+      ++result_.snapshots;
+    }
+    return "";
+  }
+
+  // Writes a checkpoint of the current state (once per step).
+  void write_checkpoint() {
+    const long step = sim_.steps();
+    if (step == last_checkpoint_) return;
+    const std::filesystem::path p = o_.out_dir / "checkpoints" / ("step_" + step_tag(step) + ".sinewckpt");
+    save_checkpoint(p, sim_, o_.scene_hash);
+    result_.checkpoints.push_back(p);
+    last_checkpoint_ = step;
+  }
+
+ private:
+  // Body names and count fixed at the first frame; series made then.
+  void check_bodies(const std::vector<OutputMesh>& meshes) {
+    if (bodies_.empty() && !meshes.empty()) {
+      for (const OutputMesh& m : meshes) {
+        if (!file_name_safe(m.name))
+          throw Error("run: simulation '" + sim_.name() + "' names a body '" + m.name +
+                      "'; expected letters, digits, '_' or '-' (it names files)");
+        if (std::find(bodies_.begin(), bodies_.end(), m.name) != bodies_.end())
+          throw Error("run: simulation '" + sim_.name() + "' has two bodies named '" + m.name + "'");
+        bodies_.push_back(m.name);
+        if (out_.vtu) {
+          // A resumed run starts its own series, so that the earlier run's frames stay as they were.
+          const std::string stem = first_step_ == 0 ? m.name : m.name + "_from_" + step_tag(first_step_);
+          series_.emplace_back(o_.out_dir / "vtu" / (stem + ".pvd"));
+          result_.series.push_back(o_.out_dir / "vtu" / (stem + ".pvd"));
+        }
+      }
+      surfaces_.resize(meshes.size());
+      have_surface_.assign(meshes.size(), false);
+    }
+    bool same = meshes.size() == bodies_.size();
+    for (std::size_t b = 0; same && b < meshes.size(); ++b) same = meshes[b].name == bodies_[b];
+    if (!same)
+      throw Error("run: simulation '" + sim_.name() + "' changed its bodies at step " + std::to_string(sim_.steps()) +
+                  " (output_meshes() must list the same bodies in the same order)");
+  }
+
+  // The body's surface: boundary faces of its tets (topology computed once) and its triangles.
+  TriangleMesh surface(std::size_t b, const OutputMesh& m) {
+    TriangleMesh s;
+    const std::size_t n = m.frame.points.size() / 3;
+    s.vertices.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      s.vertices[i] = Vec3{{m.frame.points[3 * i], m.frame.points[3 * i + 1], m.frame.points[3 * i + 2]}};
+    if (!have_surface_[b]) {
+      if (!m.frame.tets.empty()) surfaces_[b] = boundary_triangles(TetMesh{s.vertices, m.frame.tets}).triangles;
+      surfaces_[b].insert(surfaces_[b].end(), m.frame.triangles.begin(), m.frame.triangles.end());
+      have_surface_[b] = true;
+    }
+    s.triangles = surfaces_[b];
+    return s;
+  }
+
+  // The snapshot of @p meshes and the simulation's extras, from the run's fixed camera.
+  Image render(const std::vector<OutputMesh>& meshes) {
+    RenderSpec spec;
+    spec.width = out_.png_width;
+    spec.height = out_.png_height;
+    for (std::size_t b = 0; b < meshes.size(); ++b) {
+      TriangleMesh s = surface(b, meshes[b]);
+      RenderMesh r;
+      r.vertices = std::move(s.vertices);
+      r.triangles = std::move(s.triangles);
+      r.color = kPalette[b % std::size(kPalette)];
+      spec.meshes.push_back(std::move(r));
+    }
+    for (RenderMesh& r : sim_.render_extras()) spec.meshes.push_back(std::move(r));
+    if (!camera_) camera_ = fixed_camera(spec, meshes.size());
+    spec.camera = *camera_;
+    return render_meshes(spec);
+  }
+
+  // OutputSettings' camera; when auto-framed, frozen on @p first's scene (target at the centre of
+  // the bodies and the obstacles near them, their bounding sphere in view) so that every snapshot of the run is taken
+  // from the same place. The first @p bodies meshes are the bodies; the extras (a ground patch may be far larger than
+  // the bodies) count only within one extent of the bodies around them.
+  RenderCamera fixed_camera(const RenderSpec& first, std::size_t bodies) const {
+    RenderCamera cam = out_.camera;
+    if (!cam.auto_frame) return cam;
+    auto used = [&](std::size_t from, std::size_t to) {
+      std::vector<Vec3> out;
+      for (std::size_t b = from; b < to; ++b)
+        for (const auto& t : first.meshes[b].triangles)
+          for (Index i : t)
+            if (i >= 0 && static_cast<std::size_t>(i) < first.meshes[b].vertices.size())
+              out.push_back(first.meshes[b].vertices[static_cast<std::size_t>(i)]);
+      return out;
+    };
+    auto bounds = [](const std::vector<Vec3>& points, Vec3& lo, Vec3& hi) {
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::numeric_limits<double>::infinity();
+        hi[k] = -lo[k];
+      }
+      for (const Vec3& p : points)
+        for (int k = 0; k < 3; ++k) {
+          lo[k] = std::min(lo[k], p[k]);
+          hi[k] = std::max(hi[k], p[k]);
+        }
+    };
+    std::vector<Vec3> points = used(0, bodies);
+    const std::vector<Vec3> extras = used(bodies, first.meshes.size());
+    Vec3 lo{}, hi{};
+    if (points.empty()) {
+      points = extras;
+    } else {
+      bounds(points, lo, hi);
+      double extent = 0.0;
+      for (int k = 0; k < 3; ++k) extent = std::max(extent, hi[k] - lo[k]);
+      for (Vec3 p : extras) {
+        for (int k = 0; k < 3; ++k) p[k] = std::min(std::max(p[k], lo[k] - extent), hi[k] + extent);
+        points.push_back(p);
+      }
+    }
+    if (points.empty()) return cam;
+    bounds(points, lo, hi);
+    const Vec3 target =
+        cam.target.value_or(Vec3{{0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}});
+    double radius = 0.0;
+    for (const Vec3& p : points) radius = std::max(radius, norm(p - target));
+    if (!(radius > 0.0)) radius = 1.0;
+    cam.target = target;
+    const double half_fov = 0.5 * cam.fov_degrees * 3.14159265358979323846 / 180.0;
+    if (cam.perspective && !cam.distance) cam.distance = 1.05 * radius / std::sin(std::min(half_fov, 1.2));
+    if (!cam.perspective && !cam.view_height) cam.view_height = 2.2 * radius;
+    cam.auto_frame = false;
+    return cam;
+  }
+
+  Simulation& sim_;
+  const RunOptions& o_;
+  const OutputSettings& out_;
+  RunResult& result_;
+  std::vector<std::string> names_;
+  std::string header_, rows_;  // run.csv: header line, rows so far
+  bool wrote_csv_ = false;
+  Clock::time_point last_csv_{};
+  std::vector<std::string> bodies_;                          // (n_bodies) names fixed at the first frame
+  std::vector<PvdSeries> series_;                            // (n_bodies) when vtu
+  std::vector<std::vector<std::array<Index, 3>>> surfaces_;  // (n_bodies) surface triangles
+  std::vector<bool> have_surface_;                           // (n_bodies)
+  std::optional<RenderCamera> camera_;                       // fixed at the first snapshot
+  long first_step_ = 0;                                      // Simulation::steps() when the run started
+  long last_frame_ = -1, last_snapshot_ = -1, last_checkpoint_ = -1;
+};
+
+void check_options(const RunOptions& o) {
+  const OutputSettings& s = o.outputs;
+  require(s.every >= 1, "run: outputs every must be >= 1, got " + std::to_string(s.every));
+  require(s.png_every >= 0, "run: png_every must be >= 0, got " + std::to_string(s.png_every));
+  require(s.checkpoint_every >= 0, "run: checkpoint_every must be >= 0, got " + std::to_string(s.checkpoint_every));
+  for (long k : s.checkpoint_at)
+    require(k >= 1, "run: checkpoint_at holds step " + std::to_string(k) + "; expected >= 1");
+  require(std::isfinite(o.csv_interval_seconds) && o.csv_interval_seconds >= 0.0,
+          "run: csv_interval_seconds must be finite and >= 0");
+  if (s.png_every > 0) {
+    require(s.png_width >= 1 && s.png_width <= 16384 && s.png_height >= 1 && s.png_height <= 16384,
+            "run: PNG size " + std::to_string(s.png_width) + " x " + std::to_string(s.png_height) +
+                " out of range (1..16384 per side)");
+    require(png_supported(), "run: PNG snapshots asked for, but sinew was built without libpng (install libpng-dev)");
+  }
+  require(!o.out_dir.empty(), "run: the output folder name is empty");
+}
+
+}  // namespace
+
+RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCallback& progress) {
+  // Everything that can be refused is refused before the output folder exists.
+  check_options(o);
+  if (o.resume) load_checkpoint(*o.resume, sim, o.scene_hash);
+  RunResult result;
+  result.first_step = result.last_step = sim.steps();
+  require(o.steps > result.first_step, "run: the run ends at step " + std::to_string(o.steps) +
+                                           ", which is not after its start at step " +
+                                           std::to_string(result.first_step));
+  const OutputSettings& s = o.outputs;
+  const bool checkpoints_on = s.checkpoint_every > 0 || !s.checkpoint_at.empty();
+  RunWriter w(sim, o, result);
+  w.start();
+
+  const auto start = Clock::now();
+  // Ends the run: the last state's frame, snapshot and checkpoint (unless @p state_finite is
+  // false: nothing can be written of it), then run.csv.
+  auto finish = [&](RunResult::Status status, std::string message, bool state_finite = true) {
+    result.status = status;
+    result.message = std::move(message);
+    result.last_step = sim.steps();
+    result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (state_finite) {
+      const std::string bad = w.write_frame(true, s.png_every > 0);  // the last state, if not yet written
+      if (!bad.empty() && status != RunResult::Status::failed) {
+        result.status = RunResult::Status::failed;
+        result.message = "step " + std::to_string(sim.steps()) + ": the state holds non-finite values (" + bad + ")";
+      }
+    }
+    if (checkpoints_on && result.status != RunResult::Status::failed) w.write_checkpoint();
+    w.write_csv(true);
+    return result;
+  };
+
+  try {
+    const std::string bad = w.write_frame(true, s.png_every > 0);
+    if (!bad.empty())
+      return finish(RunResult::Status::failed,
+                    "step " + std::to_string(sim.steps()) + ": the initial state holds non-finite values (" + bad + ")",
+                    false);
+    while (sim.steps() < o.steps) {
+      const long k = sim.steps() + 1;
+      const double t_before = sim.time();
+      const StepOutcome outcome = sim.step();
+      if (!outcome.ok) {
+        w.add_row(k, t_before + sim.time_step(), outcome);
+        return finish(RunResult::Status::failed,
+                      "step " + std::to_string(k) + " (from t = " + seconds_text(t_before) +
+                          ") failed: " + (outcome.message.empty() ? std::string("no reason given") : outcome.message));
+      }
+      if (sim.steps() != k)
+        throw Error("run: simulation '" + sim.name() + "' reported ok at step " + std::to_string(k) +
+                    " but its step count is " + std::to_string(sim.steps()));
+      w.add_row(k, sim.time(), outcome);
+      const bool last = k == o.steps;
+      const bool frame = last || k % s.every == 0;
+      const bool snapshot = s.png_every > 0 && (last || k % s.png_every == 0);
+      const std::string non_finite = w.write_frame(frame, snapshot);
+      if (!non_finite.empty())
+        return finish(
+            RunResult::Status::failed,
+            "step " + std::to_string(k) + " reported ok, but the state holds non-finite values (" + non_finite + ")",
+            false);
+      const bool checkpoint = (s.checkpoint_every > 0 && k % s.checkpoint_every == 0) ||
+                              std::find(s.checkpoint_at.begin(), s.checkpoint_at.end(), k) != s.checkpoint_at.end();
+      if (checkpoint) w.write_checkpoint();
+      if (frame || checkpoint) w.write_csv(checkpoint);
+      if (progress) {
+        RunProgress p;
+        p.step = k;
+        p.first_step = result.first_step;
+        p.steps = o.steps;
+        p.time = sim.time();
+        p.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        p.eta_seconds = p.wall_seconds / static_cast<double>(k - result.first_step) * static_cast<double>(o.steps - k);
+        p.outcome = &outcome;
+        p.names = &w.names();
+        if (!progress(p) && !last) return finish(RunResult::Status::stopped, "stopped at step " + std::to_string(k));
+      }
+    }
+  } catch (...) {
+    // An output could not be written: keep the CSV of the steps so far, then report.
+    try {
+      w.write_csv(true);
+    } catch (...) {
+    }
+    throw;
+  }
+  return finish(RunResult::Status::completed, "");
+}
+
+}  // namespace sinew::scene

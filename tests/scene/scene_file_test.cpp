@@ -1,0 +1,376 @@
+// Scene files (scene_file.hpp): the common keys, the local-global kind, and bad input, each an
+// error naming the file and the JSON path.
+#include "sinew/scene/scene_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "sinew/backends/registry.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/scene/local_global_simulation.hpp"
+
+namespace sinew::scene::scene_scene_file_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A small valid local-global scene: a block on the ground, its top face pulled up.
+nlohmann::json valid_scene() {
+  return nlohmann::json::parse(R"({
+    "sinew_scene": 1, "name": "block", "kind": "local_global", "steps": 5,
+    "outputs": {"every": 2, "png_every": 5, "camera": {"direction": [1, 0, 1], "perspective": false}},
+    "time_step": 0.01, "density": 1000,
+    "material": {"model": "stable_neo_hookean", "youngs_modulus": 1e5, "poisson_ratio": 0.3},
+    "integrator": {"iterations": 3, "contact": {"cr_iterations": 8}},
+    "bodies": [{"name": "block", "mesh": {"box": {"min": [0, 0, 0], "max": [0.1, 0.1, 0.1], "cells": [2, 2, 2]}}}],
+    "targets": [{"body": "block", "selection": {"box": {"min": [-1, -1, 0.099], "max": [1, 1, 1]}},
+                 "motion": {"type": "translate", "velocity": [0, 0, 0.1], "duration": 0.02}}],
+    "obstacles": [{"shape": "half_space", "normal": [0, 0, 1], "point": [0, 0, 0], "friction": 0.2}]
+  })");
+}
+
+// The message of the sinew::Error that parsing @p j throws ("" when none is thrown).
+std::string error_of(const nlohmann::json& j, const fs::path& dir = fs::temp_directory_path()) {
+  try {
+    parse_scene(j.dump(), "test.json", dir);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Expects parsing @p j to fail with a message naming test.json, @p path and @p words.
+void expect_error(const nlohmann::json& j, const std::string& path, const std::string& words,
+                  const fs::path& dir = fs::temp_directory_path()) {
+  const std::string m = error_of(j, dir);
+  EXPECT_NE(m.find("test.json: " + path), std::string::npos) << "message: " << m << "\nexpected path: " << path;
+  EXPECT_NE(m.find(words), std::string::npos) << "message: " << m << "\nexpected words: " << words;
+}
+
+TEST(SceneFile, ReadsAValidScene) {
+  const SceneFile f = parse_scene(valid_scene().dump(), "block.json", fs::temp_directory_path());
+  EXPECT_EQ(f.name, "block");
+  EXPECT_EQ(f.kind, "local_global");
+  EXPECT_EQ(f.backend, "");
+  EXPECT_EQ(f.steps, 5);
+  EXPECT_EQ(f.time_step, 0.01);
+  EXPECT_EQ(f.outputs.every, 2);
+  EXPECT_EQ(f.outputs.png_every, 5);
+  EXPECT_FALSE(f.outputs.camera.perspective);
+  EXPECT_EQ(f.outputs.camera.direction[0], 1.0);
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = f.make(*backend);
+  EXPECT_EQ(sim->size().vertices, 27);
+  EXPECT_EQ(sim->size().targets, 9u);
+  EXPECT_EQ(sim->size().obstacles, 1u);
+  for (int s = 0; s < 3; ++s) ASSERT_TRUE(sim->step().ok);
+  // The targets moved up by 0.1 m/s for 0.02 s, then held: after 3 steps the top is 2 mm up.
+  const std::vector<double> x = dynamic_cast<LocalGlobalSimulation&>(*sim).integrator().positions();
+  EXPECT_NEAR(x[3 * 26 + 2], 0.102, 1e-4);
+  const std::vector<OutputMesh> meshes = sim->output_meshes();
+  ASSERT_EQ(meshes.size(), 1u);
+  EXPECT_EQ(meshes[0].frame.tets.size(), 48u);
+  ASSERT_EQ(meshes[0].frame.cell_fields.size(), 1u);
+  EXPECT_EQ(meshes[0].frame.cell_fields[0].name, "stress");
+  EXPECT_GT(
+      *std::max_element(meshes[0].frame.cell_fields[0].values.begin(), meshes[0].frame.cell_fields[0].values.end()),
+      0.0);
+  EXPECT_EQ(sim->render_extras().size(), 2u);  // the checkered ground's two colours
+}
+
+TEST(SceneFile, MissingFileAndSyntaxErrors) {
+  try {
+    read_scene_file("/nonexistent/dir/scene.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/scene.json"), std::string::npos) << e.what();
+  }
+  try {
+    parse_scene("{\n  \"sinew_scene\": 1,\n  \"kind\" \"local_global\"\n}", "test.json", ".");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("test.json:3:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SceneFile, CommonKeyErrors) {
+  nlohmann::json j = valid_scene();
+  j["densty"] = 1000;
+  expect_error(j, "/densty", "density");  // unknown key, with the key it resembles
+  j = valid_scene();
+  j["sinew_scene"] = 2;
+  expect_error(j, "/sinew_scene", "version 1");
+  j = valid_scene();
+  j["kind"] = "rigid";
+  expect_error(j, "/kind", "local_global");
+  j = valid_scene();
+  j["backend"] = "opencl";
+  expect_error(j, "/backend", "serial");
+  j = valid_scene();
+  j["steps"] = 0;
+  expect_error(j, "/steps", "integer");
+  j = valid_scene();
+  j["outputs"]["pngevery"] = 3;
+  expect_error(j, "/outputs/pngevery", "png_every");
+  j = valid_scene();
+  j["outputs"]["checkpoint_at"] = {10, 1e300};
+  expect_error(j, "/outputs/checkpoint_at/1", "step number");
+  j = valid_scene();
+  j["outputs"]["camera"]["direction"] = {0, 0, 0};
+  expect_error(j, "/outputs/camera/direction", "non-zero");
+}
+
+TEST(SceneFile, LocalGlobalRangeErrors) {
+  nlohmann::json j = valid_scene();
+  j["time_step"] = "fast";
+  expect_error(j, "/time_step", "found a string");  // wrong type
+  j["time_step"] = 0.0;
+  expect_error(j, "/time_step", "> 0");
+  j = valid_scene();
+  j["density"] = -1;
+  expect_error(j, "/density", "> 0");
+  j = valid_scene();
+  j["material"]["youngs_modulus"] = 0;
+  expect_error(j, "/material/youngs_modulus", "> 0");
+  j = valid_scene();
+  j["material"]["poisson_ratio"] = 0.5;
+  expect_error(j, "/material/poisson_ratio", "(-1, 0.5)");
+  j = valid_scene();
+  j["material"]["model"] = "linear";
+  expect_error(j, "/material/model", "arap");
+  j = valid_scene();
+  j["integrator"]["iterations"] = 0;
+  expect_error(j, "/integrator/iterations", "integer");
+  j = valid_scene();
+  j["integrator"]["contact"]["warmstart"] = true;
+  expect_error(j, "/integrator/contact/warmstart", "warm_start");
+  j = valid_scene();
+  j["obstacles"][0]["friction"] = -0.1;
+  expect_error(j, "/obstacles/0/friction", "[0,");
+  j = valid_scene();
+  j["bodies"][0]["mesh"]["box"]["cells"] = {1000, 1000, 1000};
+  expect_error(j, "/bodies/0/mesh/box/cells", "1e7");
+  j["bodies"][0]["mesh"]["box"]["cells"] = {2, 2};
+  expect_error(j, "/bodies/0/mesh/box/cells", "3 integers");
+  j = valid_scene();
+  j["bodies"][0]["mesh"] = {{"sphere", {{"radius", 1}}}};
+  expect_error(j, "/bodies/0/mesh", "\"box\"");
+  j = valid_scene();
+  j["integrator"]["global_step"] = "jacobi";
+  expect_error(j, "/integrator", "sparse_inverse");
+  j = valid_scene();
+  j["obstacles"][0]["shape"] = "cone";
+  expect_error(j, "/obstacles/0/shape", "cylinder");
+  j = valid_scene();
+  j["targets"][0]["body"] = "blok";
+  expect_error(j, "/targets/0/body", "\"block\"");
+  j = valid_scene();
+  j["targets"][0]["motion"]["type"] = "spin";
+  expect_error(j, "/targets/0/motion/type", "rotate");
+}
+
+TEST(SceneFile, SelectionErrors) {
+  nlohmann::json j = valid_scene();
+  j["targets"][0]["selection"] = {{"box", {{"min", {2, 2, 2}}, {"max", {3, 3, 3}}}}};
+  expect_error(j, "/targets/0/selection", "empty");
+  j["targets"][0]["selection"] = {{"indices", {0, 27}}};
+  expect_error(j, "/targets/0/selection/indices/1", "[0, 27)");  // vertex index out of range
+  j["targets"][0]["selection"] = {{"everything", true}};
+  expect_error(j, "/targets/0/selection", "\"all\"");
+  j = valid_scene();
+  j["cables"] = {{{"body", "block"}, {"route", {{"indices", {0}}}}}};
+  expect_error(j, "/cables/0/route", "at least 2");
+  j["cables"] = {{{"body", "block"}, {"route", {{"indices", {0, 1}}}}, {"pull", {{"distance", 1.0}}}}};
+  expect_error(j, "/cables/0/pull", "rest length");
+}
+
+// save() then restore() into a fresh simulation continues bit for bit (targets are functions of
+// the step index; the integrator saves the rest).
+TEST(SceneFile, SaveRestoreContinuesBitForBit) {
+  const SceneFile f = parse_scene(valid_scene().dump(), "block.json", fs::temp_directory_path());
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> a = f.make(*backend), b = f.make(*backend);
+  for (int s = 0; s < 2; ++s) ASSERT_TRUE(a->step().ok);
+  std::stringstream checkpoint;
+  a->save(checkpoint);
+  b->restore(checkpoint);
+  EXPECT_EQ(b->steps(), 2);
+  for (int s = 0; s < 3; ++s) {
+    ASSERT_TRUE(a->step().ok);
+    ASSERT_TRUE(b->step().ok);
+  }
+  const auto& x = dynamic_cast<LocalGlobalSimulation&>(*a).integrator();
+  const auto& y = dynamic_cast<LocalGlobalSimulation&>(*b).integrator();
+  EXPECT_EQ(x.positions(), y.positions());
+  EXPECT_EQ(x.velocities(), y.velocities());
+  std::stringstream truncated(checkpoint.str().substr(0, 10));
+  EXPECT_THROW(b->restore(truncated), Error);
+}
+
+// Every obstacle shape renders as a closed triangle mesh at its pose; per-step scalars are finite.
+TEST(SceneFile, ObstaclesRenderAndScalarsAreFinite) {
+  nlohmann::json j = valid_scene();
+  j.erase("targets");
+  j["obstacles"].push_back({{"shape", "sphere"}, {"radius", 0.05}, {"position", {0.3, 0, 0}}});
+  j["obstacles"].push_back({{"shape", "box"}, {"half_extents", {0.05, 0.05, 0.05}}, {"position", {-0.3, 0, 0}}});
+  j["obstacles"].push_back({{"shape", "cylinder"},
+                            {"radius", 0.05},
+                            {"half_length", 0.1},
+                            {"position", {0, 0.3, 0}},
+                            {"rotation", {{"axis", {1, 0, 0}}, {"degrees", 90}}}});
+  j["obstacles"].push_back({{"shape", "capsule"}, {"radius", 0.05}, {"half_length", 0.1}, {"position", {0, -0.3, 0}}});
+  const SceneFile f = parse_scene(j.dump(), "test.json", fs::temp_directory_path());
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = f.make(*backend);
+  StepOutcome o;
+  for (int s = 0; s < 10; ++s) {
+    o = sim->step();
+    ASSERT_TRUE(o.ok) << o.message;
+  }
+  const std::vector<std::string> names = sim->scalar_names();
+  ASSERT_EQ(o.scalars.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) EXPECT_TRUE(std::isfinite(o.scalars[i])) << names[i];
+  const std::vector<RenderMesh> extras = sim->render_extras();
+  ASSERT_EQ(extras.size(), 6u);  // ground (two colours) and four shapes
+  const Vec3 centres[4] = {{{0.3, 0, 0}}, {{-0.3, 0, 0}}, {{0, 0.3, 0}}, {{0, -0.3, 0}}};
+  for (int k = 0; k < 4; ++k) {
+    const RenderMesh& m = extras[2 + static_cast<std::size_t>(k)];
+    ASSERT_FALSE(m.triangles.empty());
+    Vec3 c{{0, 0, 0}};
+    for (const Vec3& v : m.vertices)
+      for (int i = 0; i < 3; ++i) c[i] += v[i] / static_cast<double>(m.vertices.size());
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(c[i], centres[k][i], 0.02) << "shape " << k;
+  }
+  // The block rests on the ground: its contact forces carry its weight, 1 kg g, within 10%.
+  const std::vector<OutputMesh> meshes = sim->output_meshes();
+  const VtuField& force = meshes[0].frame.point_fields[1];
+  EXPECT_EQ(force.name, "contact_force");
+  double up = 0.0;
+  for (std::size_t v = 0; v < force.values.size() / 3; ++v) up += force.values[3 * v + 2];
+  EXPECT_NEAR(up, 9.81, 0.981);
+}
+
+// Every local_global example of docs/scene_files.md reads and builds.
+TEST(SceneFile, DocumentedExamplesRead) {
+  std::ifstream in(SINEW_TEST_SOURCE "/../docs/scene_files.md");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  int examples = 0;
+  auto backend = make_backend("serial");
+  for (std::size_t at = doc.find("```json\n"); at != std::string::npos; at = doc.find("```json\n", at + 1)) {
+    const std::size_t begin = at + 8, end = doc.find("```", begin);
+    ASSERT_NE(end, std::string::npos);
+    const std::string json = doc.substr(begin, end - begin);
+    if (json.find("\"local_global\"") == std::string::npos) continue;
+    const SceneFile f = parse_scene(json, "docs/scene_files.md example", fs::temp_directory_path());
+    std::unique_ptr<Simulation> sim = f.make(*backend);
+    EXPECT_TRUE(sim->step().ok);
+    ++examples;
+  }
+  EXPECT_GE(examples, 1);
+}
+
+// A membrane body: its VTK frame has triangles and the largest principal stretch per triangle.
+TEST(SceneFile, ClothStretchField) {
+  const nlohmann::json j = nlohmann::json::parse(R"({
+    "sinew_scene": 1, "kind": "local_global", "steps": 5, "gravity": [0, 0, 0],
+    "material": {"model": "arap", "youngs_modulus": 1e5, "poisson_ratio": 0.3},
+    "bodies": [{"name": "cloth", "mesh": {"rectangle": {"min": [0, 0], "max": [1, 1], "cells": [4, 4]}}}],
+    "targets": [
+      {"selection": {"box": {"min": [-0.1, -1, -1], "max": [0.1, 2, 1]}},
+       "motion": {"type": "translate", "velocity": [-1, 0, 0]}},
+      {"selection": {"box": {"min": [0.9, -1, -1], "max": [1.1, 2, 1]}},
+       "motion": {"type": "translate", "velocity": [1, 0, 0]}}]
+  })");
+  const SceneFile f = parse_scene(j.dump(), "cloth.json", fs::temp_directory_path());
+  EXPECT_EQ(f.name, "cloth");
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = f.make(*backend);
+  for (int s = 0; s < 5; ++s) ASSERT_TRUE(sim->step().ok);
+  const std::vector<OutputMesh> meshes = sim->output_meshes();
+  ASSERT_EQ(meshes.size(), 1u);
+  EXPECT_EQ(meshes[0].frame.triangles.size(), 32u);
+  ASSERT_EQ(meshes[0].frame.cell_fields.size(), 1u);
+  const VtuField& stretch = meshes[0].frame.cell_fields[0];
+  EXPECT_EQ(stretch.name, "max_principal_stretch");
+  ASSERT_EQ(stretch.values.size(), 32u);
+  // The edges moved apart by 0.1 m in all: the cloth is stretched by ~10% along x.
+  const double most = *std::max_element(stretch.values.begin(), stretch.values.end());
+  EXPECT_GT(most, 1.05);
+  EXPECT_LT(most, 1.2);
+}
+
+// Mesh files next to the scene: missing, an index out of range, an inverted tet, a NaN.
+class SceneFileMeshes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("sinew_scene_file_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  nlohmann::json scene_with(const std::string& file) {
+    nlohmann::json j = valid_scene();
+    j["bodies"][0]["mesh"] = {{"file", file}};
+    j.erase("targets");
+    return j;
+  }
+  const std::string node_ = "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n";
+  fs::path dir_;
+};
+
+TEST_F(SceneFileMeshes, ReadsATetGenMesh) {
+  write("tet.node", node_);
+  write("tet.ele", "1 4 0\n0 0 1 2 3\n");
+  nlohmann::json j = scene_with("tet.node");
+  j["bodies"][0]["mesh"]["scale"] = 0.1;
+  const SceneFile f = parse_scene(j.dump(), "test.json", dir_);
+  auto backend = make_backend("serial");
+  EXPECT_EQ(f.make(*backend)->size().tets, 1u);
+}
+
+TEST_F(SceneFileMeshes, MissingFile) {
+  expect_error(scene_with("nothere.msh"), "/bodies/0/mesh/file", "nothere.msh", dir_);
+  expect_error(scene_with("mesh.stl"), "/bodies/0/mesh/file", ".msh", dir_);
+}
+
+TEST_F(SceneFileMeshes, IndexOutOfRange) {
+  write("tet.node", node_);
+  write("tet.ele", "1 4 0\n0 0 1 2 7\n");
+  expect_error(scene_with("tet.node"), "/bodies/0/mesh/file", "tet.ele", dir_);
+}
+
+TEST_F(SceneFileMeshes, InvertedElement) {
+  write("tet.node", node_);
+  write("tet.ele", "1 4 0\n0 0 2 1 3\n");
+  const std::string m = error_of(scene_with("tet.node"), dir_);
+  EXPECT_NE(m.find("test.json: /bodies/0/mesh/file"), std::string::npos) << m;
+  EXPECT_TRUE(m.find("inverted") != std::string::npos || m.find("volume") != std::string::npos) << m;
+}
+
+TEST_F(SceneFileMeshes, VertexWithoutElement) {
+  write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\n");
+  const std::string m = error_of(scene_with("tri.obj"), dir_);
+  EXPECT_NE(m.find("test.json: /bodies/0/mesh"), std::string::npos) << m;
+  EXPECT_NE(m.find("vertex 3 belongs to no element"), std::string::npos) << m;
+}
+
+TEST_F(SceneFileMeshes, NanCoordinate) {
+  write("tet.node", "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 nan\n");
+  write("tet.ele", "1 4 0\n0 0 1 2 3\n");
+  const std::string m = error_of(scene_with("tet.node"), dir_);
+  EXPECT_NE(m.find("test.json: /bodies/0/mesh/file"), std::string::npos) << m;
+  EXPECT_NE(m.find("tet.node"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace sinew::scene::scene_scene_file_test

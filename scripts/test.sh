@@ -10,7 +10,7 @@ jobs="${SINEW_JOBS:-2}"
 bash scripts/setup.sh
 
 echo "== build (Release, warnings as errors)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_UNITY_TESTS=ON
 cmake --build build -j "$jobs"
 echo "== ctest"
 ctest --test-dir build --output-on-failure -j "$jobs"
@@ -23,7 +23,7 @@ bash scripts/fuzz.sh 20
 echo "== sanitizer build (ASan + UBSan, CUDA off)"
 # -O1 -g1 (line tables): readable sanitizer stacks at a fraction of -O2 -g's compile time.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DSINEW_SANITIZE=ON -DSINEW_WITH_CUDA=OFF \
+  -DSINEW_SANITIZE=ON -DSINEW_WITH_CUDA=OFF -DSINEW_UNITY_TESTS=ON \
   -DSINEW_BUILD_BENCH=OFF -DSINEW_BUILD_APPS=OFF -DSINEW_BUILD_DOCS=OFF -DSINEW_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

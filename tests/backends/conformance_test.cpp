@@ -12,7 +12,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 
-namespace sinew {
+namespace sinew::backends_conformance_test {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
@@ -293,4 +293,4 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, Conformance, ::testing::ValuesIn(non_refer
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::backends_conformance_test

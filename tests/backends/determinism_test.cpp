@@ -6,7 +6,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
 
-namespace sinew {
+namespace sinew::backends_determinism_test {
 namespace {
 
 struct Results {
@@ -66,4 +66,4 @@ TEST(Determinism, CudaRepeatsItsOwnBits) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::backends_determinism_test

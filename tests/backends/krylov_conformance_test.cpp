@@ -7,7 +7,7 @@
 #include "sinew/linalg/fem_matrix.hpp"
 #include "sinew/linalg/krylov.hpp"
 
-namespace sinew {
+namespace sinew::backends_krylov_conformance_test {
 namespace {
 
 struct Outcome {
@@ -72,4 +72,4 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, KrylovConformance,
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::backends_krylov_conformance_test

@@ -7,7 +7,7 @@
 #include "random_sparse.hpp"
 #include "sinew/backends/registry.hpp"
 
-namespace sinew {
+namespace sinew::backends_serial_reference_test {
 namespace {
 
 Eigen::VectorXd to_vec(const std::vector<double>& v) { return Eigen::Map<const Eigen::VectorXd>(v.data(), v.size()); }
@@ -87,4 +87,4 @@ TEST_F(SerialReference, Blas1MatchesPlainLoops) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::backends_serial_reference_test

@@ -7,7 +7,7 @@
 #include "collision_test_util.hpp"
 #include "sinew/collision/narrow_phase.hpp"
 
-namespace sinew {
+namespace sinew::collision_box_pairs_test {
 namespace {
 
 // Every contact: unit normal, gap = n . (point_a - point_b), witness points on the surfaces.
@@ -136,4 +136,4 @@ TEST(BoxPairs, BoxRestingOnABoxGetsFourCornerContacts) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_box_pairs_test

@@ -8,7 +8,7 @@
 #include "expect_error.hpp"
 #include "sinew/collision/bvh.hpp"
 
-namespace sinew {
+namespace sinew::collision_broad_phase_test {
 namespace {
 
 std::vector<Aabb> random_boxes(test::Rng& rng, int n, double spread, double size) {
@@ -255,4 +255,4 @@ TEST(Bvh, TreeInvariantsAndRefitQuality) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_broad_phase_test

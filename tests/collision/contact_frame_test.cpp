@@ -4,7 +4,7 @@
 
 #include "collision_test_util.hpp"
 
-namespace sinew {
+namespace sinew::collision_contact_frame_test {
 namespace {
 
 void expect_orthonormal(const ContactFrame& f, const Vec3& n_expected) {
@@ -63,4 +63,4 @@ TEST(ContactFrame, ZeroNormalGivesZAxis) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_contact_frame_test

@@ -4,7 +4,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::collision_contact_set_test {
 namespace {
 
 Contact sample_contact(int k) {
@@ -81,4 +81,4 @@ TEST(ContactSet, JacobianRowsUseWeightsAndFrame) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_contact_set_test

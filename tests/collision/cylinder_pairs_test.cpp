@@ -8,7 +8,7 @@
 #include "collision_test_util.hpp"
 #include "sinew/collision/narrow_phase.hpp"
 
-namespace sinew {
+namespace sinew::collision_cylinder_pairs_test {
 namespace {
 
 // Dense samples of a shape's surface (cylinder, box or capsule) in world coordinates.
@@ -129,4 +129,4 @@ TEST(CylinderPairs, StandingAndLyingCylindersGetStableContactSets) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_cylinder_pairs_test

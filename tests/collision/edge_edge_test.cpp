@@ -6,7 +6,7 @@
 
 #include "collision_test_util.hpp"
 
-namespace sinew {
+namespace sinew::collision_edge_edge_test {
 namespace {
 
 double dist2_at(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, double s, double t) {
@@ -123,4 +123,4 @@ TEST(EdgeEdge, KnownCrossingAndSkewSegments) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_edge_edge_test

@@ -9,7 +9,7 @@
 #include "mesh_proximity_oracle.hpp"
 #include "sinew/collision/narrow_phase.hpp"
 
-namespace sinew {
+namespace sinew::collision_mesh_proximity_test {
 namespace {
 
 const int kVT = int(ContactKind::kVertexTriangle);
@@ -182,4 +182,4 @@ TEST(MeshProximity, MatchesTheBruteForceOracleOnRandomScenes) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_mesh_proximity_test

@@ -36,7 +36,7 @@ void* operator new(std::size_t n) {
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
-namespace sinew {
+namespace sinew::collision_narrow_phase_allocation_test {
 namespace {
 
 // Allocations made by f().
@@ -85,7 +85,7 @@ TEST(NarrowPhaseAllocation, NoAllocationAfterTheFirstCallWithUnchangedTopology) 
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_narrow_phase_allocation_test
 
 #else
 

@@ -13,7 +13,7 @@
 #include "sinew/collision/edge_edge.hpp"
 #include "sinew/collision/point_triangle.hpp"
 
-namespace sinew {
+namespace sinew::collision_narrow_phase_test {
 namespace {
 
 using test::brute_mesh;
@@ -300,4 +300,4 @@ TEST(NarrowPhase, BadInputIsAnError) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_narrow_phase_test

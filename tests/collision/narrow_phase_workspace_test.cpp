@@ -9,7 +9,7 @@
 #include "collision_test_util.hpp"
 #include "sinew/collision/narrow_phase.hpp"
 
-namespace sinew {
+namespace sinew::collision_narrow_phase_workspace_test {
 namespace {
 
 // Every field of both sets, exactly: the workspace must not change a bit of the output.
@@ -129,4 +129,4 @@ TEST(NarrowPhaseWorkspace, SelfContactAndChangedTopologyAndOtherNarrowPhase) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_narrow_phase_workspace_test

@@ -6,7 +6,7 @@
 
 #include "collision_test_util.hpp"
 
-namespace sinew {
+namespace sinew::collision_point_shape_test {
 namespace {
 
 // Oracle distance from p to the rectangle {x : |x_i| <= h_i, x_k = c} (a face of a box).
@@ -143,4 +143,4 @@ TEST(PointShape, NormalIsTheGradientOfTheDistance) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_point_shape_test

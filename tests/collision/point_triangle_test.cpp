@@ -7,7 +7,7 @@
 
 #include "collision_test_util.hpp"
 
-namespace sinew {
+namespace sinew::collision_point_triangle_test {
 namespace {
 
 // Oracle: the minimum of |p - x|^2 over the triangle, by enumerating the candidates of the tiny
@@ -142,4 +142,4 @@ TEST(PointTriangle, NoSampledPointIsCloser) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_point_triangle_test

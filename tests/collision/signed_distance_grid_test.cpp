@@ -6,7 +6,7 @@
 #include "expect_error.hpp"
 #include "sinew/collision/narrow_phase.hpp"
 
-namespace sinew {
+namespace sinew::collision_signed_distance_grid_test {
 namespace {
 
 // A closed, outward-oriented box mesh with half extents h, each face split into a k x k grid.
@@ -141,4 +141,4 @@ TEST(SignedDistanceGrid, NarrowPhaseContactsAgainstAPlacedMovingGrid) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::collision_signed_distance_grid_test

@@ -10,7 +10,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_baraff_adapter_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -115,4 +115,4 @@ TEST(BaraffAdapter, AuxiliaryBlocksMustCoverTheRows) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_baraff_adapter_test

@@ -15,7 +15,7 @@
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/core/spatial_inertia.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_chain_test {
 namespace {
 
 using testing::ChainStepper;
@@ -156,4 +156,4 @@ TEST(PendulumChain, EnergyDriftOfHardAndCompliantChains) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_chain_test

@@ -15,7 +15,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_constraint_problem_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -127,4 +127,4 @@ TEST(Compliance, HangingParticleSettlesAtStaticDeflection) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_constraint_problem_test

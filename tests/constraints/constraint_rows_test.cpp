@@ -6,7 +6,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_constraint_rows_test {
 namespace {
 
 CsrMatrix diagonal(const std::vector<double>& d) {
@@ -84,4 +84,4 @@ TEST(ConstraintRows, BadRowsAreErrors) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_constraint_rows_test

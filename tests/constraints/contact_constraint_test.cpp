@@ -13,7 +13,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
-namespace sinew {
+namespace sinew::constraints_contact_constraint_test {
 namespace {
 
 using constraints::ConstraintRows;
@@ -167,4 +167,4 @@ TEST(ContactConstraint, ChecksItsInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::constraints_contact_constraint_test

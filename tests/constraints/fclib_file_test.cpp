@@ -24,7 +24,7 @@ extern "C" {  // fclib.h declares C functions without extern "C" guards
 
 #include "random_sparse.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_fclib_file_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -311,11 +311,11 @@ TEST_F(FclibFile, FailedWriteLeavesNoFileAndKeepsTheOldOne) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_fclib_file_test
 
 #else  // built without FCLIB: the functions say so
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_fclib_file_test {
 namespace {
 
 TEST(FclibFile, BuiltWithoutFclib) {
@@ -325,6 +325,6 @@ TEST(FclibFile, BuiltWithoutFclib) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_fclib_file_test
 
 #endif

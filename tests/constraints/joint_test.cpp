@@ -17,7 +17,7 @@
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/kkt_solver.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_joint_test {
 namespace {
 
 using testing::dense_jacobian;
@@ -454,4 +454,4 @@ TEST(JointErrors, BadInputNamesTheJoint) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_joint_test

@@ -14,7 +14,7 @@
 #include "joint_test_support.hpp"
 #include "sinew/constraints/velocity_constraint.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_joint_velocity_constraint_test {
 namespace {
 
 using testing::dense_jacobian;
@@ -185,4 +185,4 @@ TEST(RollingDisk, BadInputNamesTheConstraint) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_joint_velocity_constraint_test

@@ -11,7 +11,7 @@
 #include "sinew/linalg/lcp_pgs.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_lcp_agreement_test {
 namespace {
 
 TEST(LcpAgreement, UnilateralRowsMatchLemke) {
@@ -74,4 +74,4 @@ TEST(LcpAgreement, BoxFrictionMatchesLinalgBoxLcp) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_lcp_agreement_test

@@ -8,7 +8,7 @@
 
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_natural_map_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -65,4 +65,4 @@ TEST(NaturalMap, ZeroFreeVelocityIsNotDivided) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_natural_map_test

@@ -8,7 +8,7 @@
 
 #include "sinew/constraints/natural_map.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_ncp_functions_test {
 namespace {
 
 constexpr double kStep = 1e-6;
@@ -235,4 +235,4 @@ TEST(ConeProjection, AllThreeRegions) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_ncp_functions_test

@@ -17,7 +17,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_newton_solver_test {
 namespace {
 
 DelassusProblem random_problem(unsigned seed, int contacts) {
@@ -223,4 +223,4 @@ TEST(NewtonConvergence, DeterministicAcrossRuns) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_newton_solver_test

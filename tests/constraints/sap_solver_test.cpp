@@ -12,7 +12,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_sap_solver_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -138,4 +138,4 @@ TEST(Sap, IterationLimitAndBadInput) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_sap_solver_test

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_seed_indicators_test {
 namespace {
 
 constexpr NcpFunction kMin = NcpFunction::kMinMap;
@@ -148,4 +148,4 @@ TEST(SeedIndicators, ZeroExactlyAtSignoriniCoulombSolutions) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_seed_indicators_test

@@ -17,7 +17,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_seed_newton_solver_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -269,4 +269,4 @@ TEST(SeedNewton, FailuresAreReportedAndBadOptionsAreErrors) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_seed_newton_solver_test

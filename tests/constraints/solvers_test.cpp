@@ -17,7 +17,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints {
+namespace sinew::constraints::constraints_solvers_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -287,4 +287,4 @@ TEST(Kkt, BilateralOnlyMatchesDenseKkt) {
 }
 
 }  // namespace
-}  // namespace sinew::constraints
+}  // namespace sinew::constraints::constraints_solvers_test

@@ -5,7 +5,7 @@
 #include "expect_error.hpp"
 #include "sinew/backends/registry.hpp"
 
-namespace sinew {
+namespace sinew::core_backend_checks_test {
 namespace {
 
 class BackendChecks : public ::testing::Test {
@@ -64,4 +64,4 @@ TEST_F(BackendChecks, EmptyArraysAreNoOps) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_backend_checks_test

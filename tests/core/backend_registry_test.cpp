@@ -7,7 +7,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::core_backend_registry_test {
 namespace {
 
 TEST(BackendRegistry, ListsTheFourBackendsInOrder) {
@@ -80,4 +80,4 @@ TEST(BackendRegistry, EnvironmentSelectsTheBackend) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_backend_registry_test

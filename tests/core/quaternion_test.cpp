@@ -10,7 +10,7 @@
 
 #include "rigid_test_util.hpp"
 
-namespace sinew {
+namespace sinew::core_quaternion_test {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
@@ -189,4 +189,4 @@ TEST(Quaternion, EigenMatrixInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_quaternion_test

@@ -9,7 +9,7 @@
 
 #include "rigid_test_util.hpp"
 
-namespace sinew {
+namespace sinew::core_rigid_transform_test {
 namespace {
 
 using test::from_eigen;
@@ -102,4 +102,4 @@ TEST(RigidTransform, WrenchPowerInvarianceAndMatrices) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_rigid_transform_test

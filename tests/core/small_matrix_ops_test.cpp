@@ -8,7 +8,7 @@
 
 #include "rigid_test_util.hpp"
 
-namespace sinew {
+namespace sinew::core_small_matrix_ops_test {
 namespace {
 
 using test::from_eigen;
@@ -65,4 +65,4 @@ TEST(SmallMatrixOps, CholeskyAndTriangularSolvesMatchEigen) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_small_matrix_ops_test

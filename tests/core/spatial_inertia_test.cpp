@@ -15,7 +15,7 @@
 #include "rigid_test_util.hpp"
 #include "sinew/core/quaternion.hpp"
 
-namespace sinew {
+namespace sinew::core_spatial_inertia_test {
 namespace {
 
 using test::from_eigen;
@@ -223,4 +223,4 @@ TEST(SpatialInertia, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_spatial_inertia_test

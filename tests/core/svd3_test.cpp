@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-namespace sinew {
+namespace sinew::core_svd3_test {
 namespace {
 
 Eigen::Matrix3d to_eigen(const Mat3& A) {
@@ -130,4 +130,4 @@ TEST(PolarRotation, RecoversAKnownRotation) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::core_svd3_test

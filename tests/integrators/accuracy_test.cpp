@@ -13,7 +13,7 @@
 #include "sinew/integrators/theta_method.hpp"
 #include "test_systems.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_accuracy_test {
 namespace {
 
 using testing::fitted_order;
@@ -245,4 +245,4 @@ TEST(IntegratorMassSpring, FrequencyAlongTheAxis) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_accuracy_test

@@ -11,7 +11,7 @@
 #include "sinew/integrators/theta_method.hpp"
 #include "test_systems.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_conservation_test {
 namespace {
 
 using testing::run_steps;
@@ -100,4 +100,4 @@ TEST(IntegratorRigidBody, FirstOrderTreatmentsDoNotConserveEnergy) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_conservation_test

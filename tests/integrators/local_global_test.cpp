@@ -22,7 +22,7 @@
 #include "sinew/model/fem_fields.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_local_global_test {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -361,4 +361,4 @@ TEST(LocalGlobal, BadInputThrowsNamingTheParameter) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_local_global_test

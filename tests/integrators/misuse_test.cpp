@@ -14,7 +14,7 @@
 #include "sinew/integrators/theta_method.hpp"
 #include "test_systems.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_misuse_test {
 namespace {
 
 TEST(IntegratorMisuse, StepSizeAndStateChecked) {
@@ -114,4 +114,4 @@ TEST(IntegratorTestSystems, SpringChainStiffnessMatchesFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_misuse_test

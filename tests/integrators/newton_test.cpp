@@ -18,7 +18,7 @@
 #include "sinew/integrators/trapezoidal.hpp"
 #include "test_systems.hpp"
 
-namespace sinew::integrators {
+namespace sinew::integrators::integrators_newton_test {
 namespace {
 
 using testing::run_steps;
@@ -257,4 +257,4 @@ TEST(IntegratorExplicit, ReportTheirSolves) {
 }
 
 }  // namespace
-}  // namespace sinew::integrators
+}  // namespace sinew::integrators::integrators_newton_test

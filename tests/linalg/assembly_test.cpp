@@ -10,7 +10,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::linalg_assembly_test {
 namespace {
 
 TEST(Assembly, DuplicatesAreSummedInInputOrder) {
@@ -117,4 +117,4 @@ TEST(Assembly, RejectsPositionsOutsideTheMatrix) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_assembly_test

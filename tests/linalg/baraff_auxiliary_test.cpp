@@ -11,7 +11,7 @@
 #include "expect_error.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
-namespace sinew {
+namespace sinew::linalg_baraff_auxiliary_test {
 namespace {
 
 using test::baraff_rel_error;
@@ -273,4 +273,4 @@ TEST(BaraffAuxiliary, EntryPointsCheckTheirInputs) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_baraff_auxiliary_test

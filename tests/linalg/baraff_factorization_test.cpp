@@ -11,7 +11,7 @@
 #include "expect_error.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
-namespace sinew {
+namespace sinew::linalg_baraff_factorization_test {
 namespace {
 
 using test::baraff_rel_error;
@@ -111,4 +111,4 @@ TEST(BaraffFactorization, RefactorWithNewValuesOfTheSameStructure) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_baraff_factorization_test

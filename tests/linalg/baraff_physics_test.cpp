@@ -10,7 +10,7 @@
 
 #include "sinew/linalg/baraff_solver.hpp"
 
-namespace sinew {
+namespace sinew::linalg_baraff_physics_test {
 namespace {
 
 constexpr double kG = 9.81;
@@ -122,4 +122,4 @@ TEST(BaraffPhysics, StringAsContactIsTautUnderWeightAndSlackWhenPushed) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_baraff_physics_test

@@ -12,7 +12,7 @@
 #include "baraff_test_problems.hpp"
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::linalg_baraff_problem_test {
 namespace {
 
 // Bodies 0 (6-D), 1 (3-D), 2 (6-D); constraint 0: 0-1 (m = 2), constraint 1: world-2 (m = 3).
@@ -121,4 +121,4 @@ TEST(BaraffProblem, AuxiliaryRowsAreChecked) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_baraff_problem_test

@@ -12,7 +12,7 @@
 #include "baraff_test_problems.hpp"
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::linalg_baraff_solver_test {
 namespace {
 
 using test::baraff_rel_error;
@@ -333,4 +333,4 @@ TEST(BaraffSolver, SolveChecksSizes) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_baraff_solver_test

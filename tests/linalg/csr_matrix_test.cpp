@@ -9,7 +9,7 @@
 #include "random_sparse.hpp"
 #include "sinew/backends/registry.hpp"
 
-namespace sinew {
+namespace sinew::linalg_csr_matrix_test {
 namespace {
 
 TEST(CsrMatrix, EigenRoundTripKeepsEverything) {
@@ -69,4 +69,4 @@ TEST(CsrMatrix, DeviceRoundTrip) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_csr_matrix_test

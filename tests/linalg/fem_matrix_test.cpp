@@ -8,7 +8,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::linalg_fem_matrix_test {
 namespace {
 
 TEST(FemGridMatrix, IsSymmetricPositiveDefiniteWith27PointCoupling) {
@@ -43,9 +43,9 @@ TEST(FemGridMatrix, RejectsBadSizes) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_fem_matrix_test
 
-namespace sinew {
+namespace sinew::linalg_fem_matrix_test {
 namespace {
 
 TEST(ClothStretchMatrix, IsMassPlusWeightedEdgeLaplacian) {
@@ -67,4 +67,4 @@ TEST(ClothStretchMatrix, IsMassPlusWeightedEdgeLaplacian) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_fem_matrix_test

@@ -12,7 +12,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
 
-namespace sinew {
+namespace sinew::linalg_krylov_test {
 namespace {
 
 std::vector<double> to_std(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
@@ -162,4 +162,4 @@ TEST_F(Krylov, TrivialCasesAndBadSizes) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_krylov_test

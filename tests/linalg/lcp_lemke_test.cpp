@@ -11,7 +11,7 @@
 #include "expect_error.hpp"
 #include "lcp_test_problems.hpp"
 
-namespace sinew {
+namespace sinew::linalg_lcp_lemke_test {
 namespace {
 
 using test::kInf;
@@ -80,8 +80,8 @@ TEST(LcpLemke, NonsymmetricPMatricesMatchEnumeration) {
     const Eigen::Index n = 7;
     const Eigen::MatrixXd S = test::random_matrix(n, n, 60 + seed);
     LcpProblem p;
-    p.M = test::random_spd(n, 10.0, seed) + 2.0 * (S - S.transpose());  // positive definite: a P-matrix
-    p.q = test::random_vector(n, 70 + seed);
+    p.M = test::random_dense_spd(n, 10.0, seed) + 2.0 * (S - S.transpose());  // positive definite: a P-matrix
+    p.q = test::random_dense_vector(n, 70 + seed);
     const auto all = test::enumerate_box_lcp(p.M, p.q, Eigen::VectorXd::Zero(n), Eigen::VectorXd::Constant(n, kInf));
     ASSERT_EQ(all.size(), 1u);
     LemkeLcpSolver solver;
@@ -97,8 +97,8 @@ TEST(LcpLemke, BuildsOnlyTheColumnsItPivotsOn) {
   // 40 contacts of which only a few are approaching (q < 0).
   const Eigen::Index n = 40;
   LcpProblem p;
-  p.M = test::random_spd(n, 10.0, 90);
-  p.q = test::random_vector(n, 91, 0.5, 1.0);
+  p.M = test::random_dense_spd(n, 10.0, 90);
+  p.q = test::random_dense_vector(n, 91, 0.5, 1.0);
   for (Eigen::Index i : {3, 17, 29}) p.q[i] = -1.0;
   const CountingColumns columns(p.M);
   LemkeLcpSolver solver;
@@ -114,7 +114,7 @@ TEST(LcpLemke, BuildsOnlyTheColumnsItPivotsOn) {
   EXPECT_LT((z - z_dense).lpNorm<Eigen::Infinity>(), 1e-13);
   EXPECT_TRUE(test::satisfies_lcp(p.M, p.q, z, 1e-12));
   // Nothing approaches: no pivot and no column.
-  p.q = test::random_vector(n, 92, 0.5, 1.0);
+  p.q = test::random_dense_vector(n, 92, 0.5, 1.0);
   const CountingColumns none(p.M);
   const LcpResult r0 = solver.solve(none, p.q, z);
   EXPECT_TRUE(r0.solved());
@@ -125,7 +125,7 @@ TEST(LcpLemke, BuildsOnlyTheColumnsItPivotsOn) {
 
 TEST(LcpLemke, PivotLimitIsReported) {
   LcpProblem p;
-  p.M = test::random_spd(20, 10.0, 93);
+  p.M = test::random_dense_spd(20, 10.0, 93);
   p.q = -Eigen::VectorXd::Ones(20);
   LemkeLcpSolver::Params params;
   params.max_pivots = 3;
@@ -139,8 +139,8 @@ TEST(LcpLemke, PivotLimitIsReported) {
 
 TEST(LcpLemke, FrequentRefactoringGivesTheSameAnswer) {
   LcpProblem p;
-  p.M = test::random_spd(30, 100.0, 94);
-  p.q = test::random_vector(30, 95);
+  p.M = test::random_dense_spd(30, 100.0, 94);
+  p.q = test::random_dense_vector(30, 95);
   Eigen::VectorXd z1, z2;
   LemkeLcpSolver::Params params;
   params.refactor_interval = 1;
@@ -178,4 +178,4 @@ TEST(LcpLemke, RejectsFrictionRowsAndBadParameters) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_lcp_lemke_test

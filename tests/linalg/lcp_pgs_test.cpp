@@ -13,7 +13,7 @@
 #include "lcp_test_problems.hpp"
 #include "sinew/linalg/lcp_lemke.hpp"
 
-namespace sinew {
+namespace sinew::linalg_lcp_pgs_test {
 namespace {
 
 PgsLcpSolver::Params tight() {
@@ -204,8 +204,8 @@ TEST(LcpPgs, CoupledContactsSatisfyFrictionConditionsAndAgreeWithLemke) {
 
 TEST(LcpPgs, WarmStartFromTheSolutionNeedsOneSweep) {
   LcpProblem p;
-  p.M = test::random_spd(30, 50.0, 5);
-  p.q = test::random_vector(30, 6);
+  p.M = test::random_dense_spd(30, 50.0, 5);
+  p.q = test::random_dense_vector(30, 6);
   PgsLcpSolver::Params params = tight();
   params.tolerance = 1e-10;
   PgsLcpSolver warm(params);
@@ -225,8 +225,8 @@ TEST(LcpPgs, WarmStartFromTheSolutionNeedsOneSweep) {
 
 TEST(LcpPgs, RelaxationChangesTheRateNotTheAnswer) {
   LcpProblem p;
-  p.M = test::random_spd(25, 30.0, 8);
-  p.q = test::random_vector(25, 9);
+  p.M = test::random_dense_spd(25, 30.0, 8);
+  p.q = test::random_dense_vector(25, 9);
   Eigen::VectorXd reference;
   ASSERT_TRUE(PgsLcpSolver(tight()).solve(p, reference).solved());
   for (double omega : {0.6, 1.4}) {
@@ -241,8 +241,8 @@ TEST(LcpPgs, RelaxationChangesTheRateNotTheAnswer) {
 
 TEST(LcpPgs, ReportsNonConvergence) {
   LcpProblem p;
-  p.M = test::random_spd(60, 1e3, 10);
-  p.q = test::random_vector(60, 11);
+  p.M = test::random_dense_spd(60, 1e3, 10);
+  p.q = test::random_dense_vector(60, 11);
   PgsLcpSolver::Params params;
   params.max_iterations = 3;
   params.tolerance = 1e-12;
@@ -273,4 +273,4 @@ TEST(LcpPgs, RejectsBadParametersAndDiagonal) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_lcp_pgs_test

@@ -11,7 +11,7 @@
 #include "lcp_test_problems.hpp"
 #include "sinew/linalg/lcp_solver.hpp"
 
-namespace sinew {
+namespace sinew::linalg_lcp_problem_test {
 namespace {
 
 using test::kInf;
@@ -137,4 +137,4 @@ TEST(LcpProblem, DenseColumnsAndStatusNames) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_lcp_problem_test

@@ -12,7 +12,7 @@
 #include "sinew/linalg/lcp_lemke.hpp"
 #include "sinew/linalg/lcp_pgs.hpp"
 
-namespace sinew {
+namespace sinew::linalg_lcp_solvers_test {
 namespace {
 
 using test::kInf;
@@ -66,8 +66,8 @@ TEST_P(LcpSolvers, SpdProblemsMatchTheQpOptimum) {
     for (std::uint64_t seed : {11u, 12u, 13u}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", seed = " + std::to_string(seed));
       LcpProblem p;
-      p.M = test::random_spd(n, 20.0, seed);
-      p.q = test::random_vector(n, seed + 100, -1.0, 0.5);
+      p.M = test::random_dense_spd(n, 20.0, seed);
+      p.q = test::random_dense_vector(n, seed + 100, -1.0, 0.5);
       Eigen::VectorXd z;
       const LcpResult r = solver_->solve(p, z);
       ASSERT_TRUE(r.solved()) << r.message;
@@ -91,8 +91,8 @@ TEST_P(LcpSolvers, RedundantContactsGiveValidSolutions) {
     SCOPED_TRACE("unique contacts k = " + std::to_string(k));
     const Eigen::Index dofs = k + 4;
     const Eigen::MatrixXd J = test::random_matrix(k, dofs, 40 + k);
-    const Eigen::VectorXd minv = test::random_vector(dofs, 41 + k, 0.5, 1.5);
-    const Eigen::VectorXd v = test::random_vector(dofs, 42 + k);
+    const Eigen::VectorXd minv = test::random_dense_vector(dofs, 41 + k, 0.5, 1.5);
+    const Eigen::VectorXd v = test::random_dense_vector(dofs, 42 + k);
     std::vector<Eigen::Index> group;  // group[r]: the unique contact of row r
     for (Eigen::Index c = 0; c < k; ++c)
       for (Eigen::Index copies = 0; copies < 1 + c % 3; ++copies) group.push_back(c);
@@ -170,8 +170,8 @@ TEST_P(LcpSolvers, BoxProblemsMatchEnumeration) {
     for (std::uint64_t seed : {21u, 22u, 23u, 24u}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", seed = " + std::to_string(seed));
       BoxLcpProblem p;
-      p.M = test::random_spd(n, 10.0, seed);
-      p.q = test::random_vector(n, seed + 50, -3.0, 3.0);
+      p.M = test::random_dense_spd(n, 10.0, seed);
+      p.q = test::random_dense_vector(n, seed + 50, -3.0, 3.0);
       p.bounds = mixed_bounds(n);
       const auto all = test::enumerate_box_lcp(p.M, p.q, p.bounds.lo, p.bounds.hi);
       ASSERT_EQ(all.size(), 1u);
@@ -195,8 +195,8 @@ TEST_P(LcpSolvers, LargerBoxProblemsMatchTheBoxQpOptimum) {
   for (Eigen::Index n : {20, 60}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     BoxLcpProblem p;
-    p.M = test::random_spd(n, 20.0, 70 + n);
-    p.q = test::random_vector(n, 71 + n, -3.0, 3.0);
+    p.M = test::random_dense_spd(n, 20.0, 70 + n);
+    p.q = test::random_dense_vector(n, 71 + n, -3.0, 3.0);
     p.bounds = mixed_bounds(n);
     const Eigen::VectorXd ref = test::projected_gradient_qp(p.M, p.q, p.bounds.lo, p.bounds.hi);
     ASSERT_LT(test::box_residual(p.M, p.q, p.bounds.lo, p.bounds.hi, ref), 1e-12);
@@ -248,4 +248,4 @@ INSTANTIATE_TEST_SUITE_P(All, LcpSolvers, ::testing::Values("pgs", "lemke"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_lcp_solvers_test

@@ -30,7 +30,7 @@ inline Eigen::MatrixXd random_matrix(Eigen::Index rows, Eigen::Index cols, std::
 }
 
 /// n entries uniform in [lo, hi].
-inline Eigen::VectorXd random_vector(Eigen::Index n, std::uint64_t seed, double lo = -1.0, double hi = 1.0) {
+inline Eigen::VectorXd random_dense_vector(Eigen::Index n, std::uint64_t seed, double lo = -1.0, double hi = 1.0) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(lo, hi);
   Eigen::VectorXd v(n);
@@ -39,7 +39,7 @@ inline Eigen::VectorXd random_vector(Eigen::Index n, std::uint64_t seed, double 
 }
 
 /// Symmetric positive definite n x n matrix with eigenvalues log-spaced in [1, cond].
-inline Eigen::MatrixXd random_spd(Eigen::Index n, double cond, std::uint64_t seed) {
+inline Eigen::MatrixXd random_dense_spd(Eigen::Index n, double cond, std::uint64_t seed) {
   const Eigen::MatrixXd Q = Eigen::HouseholderQR<Eigen::MatrixXd>(random_matrix(n, n, seed)).householderQ();
   Eigen::VectorXd eig(n);
   for (Eigen::Index i = 0; i < n; ++i) eig[i] = n > 1 ? std::pow(cond, double(i) / double(n - 1)) : 1.0;
@@ -184,10 +184,10 @@ inline ::testing::AssertionResult satisfies_lcp(const Eigen::MatrixXd& M, const 
 /// coefficient mu bounded by their normal. ndof >= 3 nc makes W positive definite.
 inline BoxLcpProblem random_contact_problem(Eigen::Index nc, Eigen::Index ndof, double mu, std::uint64_t seed) {
   const Eigen::MatrixXd J = random_matrix(3 * nc, ndof, seed);
-  const Eigen::VectorXd minv = random_vector(ndof, seed + 1, 0.5, 1.0);
+  const Eigen::VectorXd minv = random_dense_vector(ndof, seed + 1, 0.5, 1.0);
   BoxLcpProblem p;
   p.M = J * minv.asDiagonal() * J.transpose();
-  p.q = J * random_vector(ndof, seed + 2);
+  p.q = J * random_dense_vector(ndof, seed + 2);
   p.bounds = LcpBounds::standard(static_cast<Index>(3 * nc));
   for (Eigen::Index c = 0; c < nc; ++c) {
     p.bounds.set_friction(static_cast<Index>(3 * c + 1), static_cast<Index>(3 * c), mu);

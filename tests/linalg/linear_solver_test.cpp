@@ -13,7 +13,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
 
-namespace sinew {
+namespace sinew::linalg_linear_solver_test {
 namespace {
 
 std::vector<std::unique_ptr<LinearSolver>> all_solvers() {
@@ -115,4 +115,4 @@ TEST(LinearSolver, RejectsMatricesThatAreNotSymmetricPositiveDefinite) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_linear_solver_test

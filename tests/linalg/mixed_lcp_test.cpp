@@ -14,17 +14,17 @@
 #include "sinew/linalg/lcp_lemke.hpp"
 #include "sinew/linalg/lcp_pgs.hpp"
 
-namespace sinew {
+namespace sinew::linalg_mixed_lcp_test {
 namespace {
 
 MixedLcpProblem random_mixed(Eigen::Index nx, Eigen::Index ng, Eigen::Index nn, std::uint64_t seed) {
   MixedLcpProblem p;
-  p.M = test::random_spd(nx, 10.0, seed);
+  p.M = test::random_dense_spd(nx, 10.0, seed);
   p.G = test::random_matrix(ng, nx, seed + 1);
   p.N = test::random_matrix(nn, nx, seed + 2);
-  p.f = test::random_vector(nx, seed + 3);
-  p.g = test::random_vector(ng, seed + 4);
-  p.n = test::random_vector(nn, seed + 5);
+  p.f = test::random_dense_vector(nx, seed + 3);
+  p.g = test::random_dense_vector(ng, seed + 4);
+  p.n = test::random_dense_vector(nn, seed + 5);
   return p;
 }
 
@@ -121,7 +121,7 @@ TEST(MixedLcp, ReducedOperatorIsTheProjectedDelassusMatrix) {
   EXPECT_LT((lcp.q - (p.N * Minv * p.f + p.N * Minv * p.G.transpose() * lambda0 - p.n)).norm(), 1e-12);
   EXPECT_EQ(reduction.q(), lcp.q);
   // Back-substitution: lambda = lambda_0 - S^-1 G M^-1 N^T z.
-  const Eigen::VectorXd z = test::random_vector(5, 41, 0.0, 1.0);
+  const Eigen::VectorXd z = test::random_dense_vector(5, 41, 0.0, 1.0);
   const MixedLcpSolution s = reduction.recover(z);
   EXPECT_LT((s.lambda - (lambda0 - S.inverse() * p.G * Minv * p.N.transpose() * z)).norm(), 1e-12);
   EXPECT_LT((s.w - (lcp.M * z + lcp.q)).norm(), 1e-12);
@@ -239,4 +239,4 @@ TEST(MixedLcp, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_mixed_lcp_test

@@ -10,7 +10,7 @@
 #include "expect_error.hpp"
 #include "lcp_test_problems.hpp"
 
-namespace sinew {
+namespace sinew::linalg_regularized_kkt_test {
 namespace {
 
 // The whole (n + m) system [M -G^T; G C] solved by a dense LU, independently of RegularizedKkt.
@@ -30,12 +30,12 @@ KktSolution dense_kkt(const Eigen::MatrixXd& M, const Eigen::MatrixXd& G, const 
 
 TEST(RegularizedKkt, MatchesADenseSolveOfTheWholeSystem) {
   const Eigen::Index n = 12, m = 5;
-  const Eigen::MatrixXd M = test::random_spd(n, 50.0, 1);
+  const Eigen::MatrixXd M = test::random_dense_spd(n, 50.0, 1);
   const Eigen::MatrixXd G = test::random_matrix(m, n, 2);
-  const Eigen::VectorXd b = test::random_vector(n, 3), c = test::random_vector(m, 4);
+  const Eigen::VectorXd b = test::random_dense_vector(n, 3), c = test::random_dense_vector(m, 4);
   for (double scale : {0.0, 1e-6, 1e-2, 1.0}) {
     SCOPED_TRACE("compliance scale " + std::to_string(scale));
-    const Eigen::VectorXd C = scale * test::random_vector(m, 5, 0.5, 2.0);
+    const Eigen::VectorXd C = scale * test::random_dense_vector(m, 5, 0.5, 2.0);
     const RegularizedKkt kkt(M, G, C);
     EXPECT_EQ(kkt.num_velocities(), n);
     EXPECT_EQ(kkt.num_constraints(), m);
@@ -52,9 +52,9 @@ TEST(RegularizedKkt, MatchesADenseSolveOfTheWholeSystem) {
 
 TEST(RegularizedKkt, TendsToTheHardSolutionLinearlyInTheCompliance) {
   const Eigen::Index n = 10, m = 4;
-  const Eigen::MatrixXd M = test::random_spd(n, 10.0, 6);
+  const Eigen::MatrixXd M = test::random_dense_spd(n, 10.0, 6);
   const Eigen::MatrixXd G = test::random_matrix(m, n, 7);
-  const Eigen::VectorXd b = test::random_vector(n, 8), c = test::random_vector(m, 9);
+  const Eigen::VectorXd b = test::random_dense_vector(n, 8), c = test::random_dense_vector(m, 9);
   const RegularizedKkt hard(M, G, Eigen::VectorXd());
   const KktSolution s0 = hard.solve(b, c);
   // First order: lambda(eps) = (S + eps I)^-1 r = lambda_0 - eps S^-1 lambda_0 + O(eps^2).
@@ -71,12 +71,12 @@ TEST(RegularizedKkt, TendsToTheHardSolutionLinearlyInTheCompliance) {
 
 TEST(RegularizedKkt, RedundantConstraintsNeedCompliance) {
   const Eigen::Index n = 8;
-  const Eigen::MatrixXd M = test::random_spd(n, 10.0, 10);
+  const Eigen::MatrixXd M = test::random_dense_spd(n, 10.0, 10);
   Eigen::MatrixXd G(3, n);
   G.topRows(2) = test::random_matrix(2, n, 11);
   G.row(2) = G.row(0);  // the same constraint twice
-  const Eigen::VectorXd b = test::random_vector(n, 12);
-  Eigen::VectorXd c = test::random_vector(3, 13);
+  const Eigen::VectorXd b = test::random_dense_vector(n, 12);
+  Eigen::VectorXd c = test::random_dense_vector(3, 13);
   c[2] = c[0];
   EXPECT_SINEW_ERROR(RegularizedKkt(M, G, Eigen::VectorXd()), "Schur complement", "singular",
                      "positive compliance on redundant constraints");
@@ -95,10 +95,10 @@ TEST(RegularizedKkt, RedundantConstraintsNeedCompliance) {
 TEST(RegularizedKkt, SofteningTermsFollowEquationZeroEight) {
   const Eigen::Index m = 3;
   const double h = 0.01;
-  const Eigen::VectorXd alpha = test::random_vector(m, 14, 1e-4, 1e-2);
-  Eigen::VectorXd beta = test::random_vector(m, 15, 0.0, 0.05);
+  const Eigen::VectorXd alpha = test::random_dense_vector(m, 14, 1e-4, 1e-2);
+  Eigen::VectorXd beta = test::random_dense_vector(m, 15, 0.0, 0.05);
   beta[0] = 0.0;
-  const Eigen::VectorXd phi = test::random_vector(m, 16, -0.01, 0.01);
+  const Eigen::VectorXd phi = test::random_dense_vector(m, 16, -0.01, 0.01);
   const SoftConstraintTerms t = soften_constraints(alpha, beta, phi, h);
   EXPECT_DOUBLE_EQ(t.gamma[0], 2.0);  // no damping: gamma = 2
   for (Eigen::Index i = 0; i < m; ++i) {
@@ -109,9 +109,9 @@ TEST(RegularizedKkt, SofteningTermsFollowEquationZeroEight) {
   // Solved with these terms, the impulse lambda = h lambda_bar satisfies eq. (0.8):
   // alpha lambda_bar = -phi_k - (h/2 + beta) G v.
   const Eigen::Index n = 9;
-  const Eigen::MatrixXd M = test::random_spd(n, 10.0, 17);
+  const Eigen::MatrixXd M = test::random_dense_spd(n, 10.0, 17);
   const Eigen::MatrixXd G = test::random_matrix(m, n, 18);
-  const KktSolution s = RegularizedKkt(M, G, t.compliance).solve(test::random_vector(n, 19), t.rhs);
+  const KktSolution s = RegularizedKkt(M, G, t.compliance).solve(test::random_dense_vector(n, 19), t.rhs);
   const Eigen::VectorXd Gv = G * s.v;
   for (Eigen::Index i = 0; i < m; ++i)
     EXPECT_NEAR(alpha[i] * s.lambda[i] / h, -phi[i] - (h / 2 + beta[i]) * Gv[i], 1e-14);
@@ -165,4 +165,4 @@ TEST(RegularizedKkt, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_regularized_kkt_test

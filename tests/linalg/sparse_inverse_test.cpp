@@ -12,7 +12,7 @@
 #include "sinew/linalg/fem_matrix.hpp"
 #include "sinew/linalg/kronecker.hpp"
 
-namespace sinew {
+namespace sinew::linalg_sparse_inverse_test {
 namespace {
 
 Eigen::MatrixXd dense(const CsrMatrix& A) { return Eigen::MatrixXd(to_eigen(A)); }
@@ -121,4 +121,4 @@ TEST(SparseInverse, AppliesOnEveryBackend) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::linalg_sparse_inverse_test

@@ -10,7 +10,7 @@
 #include "finite_difference.hpp"
 #include "material_test_support.hpp"
 
-namespace sinew {
+namespace sinew::materials_axial_spring_test {
 namespace {
 
 // A nonlinear, velocity-dependent law F = k (l - r)^3 + k (l - r) + d ldot |ldot| to check the
@@ -119,4 +119,4 @@ TEST(AxialSpring, ValidateRejectsNegativeParameters) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_axial_spring_test

@@ -9,7 +9,7 @@
 #include "material_test_support.hpp"
 #include "sinew/materials/axial_spring.hpp"
 
-namespace sinew {
+namespace sinew::materials_axial_stress_spring_test {
 namespace {
 
 const Eigen::VectorXd kX = (Eigen::VectorXd(6) << 0.1, -0.3, 0.2, 1.0, 0.4, -0.5).finished();
@@ -73,4 +73,4 @@ TEST(AxialStressSpring, ValidateGreenStrainLaw) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_axial_stress_spring_test

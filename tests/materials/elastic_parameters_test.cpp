@@ -6,7 +6,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew {
+namespace sinew::materials_elastic_parameters_test {
 namespace {
 
 TEST(ElasticParameters, LameParametersOfSteelLikeMaterial) {
@@ -34,4 +34,4 @@ TEST(ElasticParameters, RejectsOutOfRangeValues) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_elastic_parameters_test

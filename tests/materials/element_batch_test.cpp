@@ -12,7 +12,7 @@
 #include "sinew/materials/material.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
-namespace sinew {
+namespace sinew::materials_element_batch_test {
 namespace {
 
 // A block of 4x3x3 cells of 6 tets (scene::box_tet_mesh), rest spacing 0.1, deformed by up to
@@ -122,4 +122,4 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, ElementBatch, ::testing::ValuesIn(builtin_
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_element_batch_test

@@ -10,7 +10,7 @@
 #include "finite_difference.hpp"
 #include "material_test_support.hpp"
 
-namespace sinew {
+namespace sinew::materials_frame_spring_test {
 namespace {
 
 Vec3 v3(const Eigen::Vector3d& a) { return Vec3{{a[0], a[1], a[2]}}; }
@@ -149,9 +149,9 @@ TEST(FrameSpring, VelocityJacobianMatchesFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_frame_spring_test
 
-namespace sinew {
+namespace sinew::materials_frame_spring_test {
 namespace {
 
 TEST(FrameSpring, ValidateRejectsNegativeCoefficients) {
@@ -165,4 +165,4 @@ TEST(FrameSpring, ValidateRejectsNegativeCoefficients) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_frame_spring_test

@@ -15,7 +15,7 @@
 #include "sinew/materials/st_venant_kirchhoff.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 
-namespace sinew {
+namespace sinew::materials_isotropic_models_test {
 namespace {
 
 using test::Deformation;
@@ -219,4 +219,4 @@ TEST(Arap, LocalProjectionIsThePolarRotation) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_isotropic_models_test

@@ -11,7 +11,7 @@
 #include "sinew/materials/corotational.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 
-namespace sinew {
+namespace sinew::materials_material_test {
 namespace {
 
 // Two tetrahedra sharing the face (1, 2, 3): vertices 0..4.
@@ -100,4 +100,4 @@ TEST(TetMaterial, ChecksItsInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_material_test

@@ -8,7 +8,7 @@
 #include "finite_difference.hpp"
 #include "sinew/materials/axial_spring.hpp"
 
-namespace sinew {
+namespace sinew::materials_multi_point_spring_test {
 namespace {
 
 // A nonlinear, rate-dependent tension to exercise every term of section 0.14.
@@ -88,4 +88,4 @@ TEST(MultiPointSpring, PassiveSegmentsDoNotCountInTheLength) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_multi_point_spring_test

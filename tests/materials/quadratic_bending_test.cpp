@@ -10,7 +10,7 @@
 #include "finite_difference.hpp"
 #include "material_test_support.hpp"
 
-namespace sinew {
+namespace sinew::materials_quadratic_bending_test {
 namespace {
 
 // A flat, irregular hinge in the z = 0 plane: edge x0 x1, opposite vertices x2 (y > 0), x3 (y < 0).
@@ -83,4 +83,4 @@ TEST(QuadraticBending, RejectsDegenerateHinges) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_quadratic_bending_test

@@ -9,7 +9,7 @@
 #include "sinew/materials/stable_neo_hookean.hpp"
 #include "sinew/materials/tetrahedron.hpp"
 
-namespace sinew {
+namespace sinew::materials_rayleigh_damping_test {
 namespace {
 
 constexpr double kRest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -43,4 +43,4 @@ TEST(RayleighDamping, ValidateRejectsNegativeCoefficients) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_rayleigh_damping_test

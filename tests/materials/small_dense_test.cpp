@@ -8,7 +8,7 @@
 
 #include "material_test_support.hpp"
 
-namespace sinew {
+namespace sinew::materials_small_dense_test {
 namespace {
 
 Mat12 random_symmetric(std::mt19937_64& rng) {
@@ -59,4 +59,4 @@ TEST(SmallDense, ProjectPsdClampsNegativeEigenvaluesOnly) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_small_dense_test

@@ -16,7 +16,7 @@
 #include "sinew/materials/st_venant_kirchhoff.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 
-namespace sinew {
+namespace sinew::materials_tetrahedron_test {
 namespace {
 
 using test::Deformation;
@@ -154,4 +154,4 @@ TEST(TetRest, RejectsDegenerateAndInvertedRestShapes) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_tetrahedron_test

@@ -16,7 +16,7 @@
 #include "sinew/materials/st_venant_kirchhoff.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 
-namespace sinew {
+namespace sinew::materials_triangle_test {
 namespace {
 
 using test::Deformation;
@@ -201,4 +201,4 @@ TEST(TriRest, AreaFrameAndRejection) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::materials_triangle_test

@@ -9,7 +9,7 @@
 #include "model_test_support.hpp"
 #include "sinew/model/mapping.hpp"
 
-namespace sinew::model {
+namespace sinew::model::model_mapping_test {
 namespace {
 
 using test::dense;
@@ -145,4 +145,4 @@ TEST(Mapping, BadReferencesAreNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::model
+}  // namespace sinew::model::model_mapping_test

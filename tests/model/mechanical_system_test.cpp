@@ -11,7 +11,7 @@
 #include "sinew/core/rigid_transform.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
-namespace sinew::model {
+namespace sinew::model::model_mechanical_system_test {
 namespace {
 
 using test::dense;
@@ -240,4 +240,4 @@ TEST(MechanicalSystem, EveryTetAndMembraneModelMatchesFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace sinew::model
+}  // namespace sinew::model::model_mechanical_system_test

@@ -8,7 +8,7 @@
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/model/spring_fields.hpp"
 
-namespace sinew::model {
+namespace sinew::model::model_multi_point_spring_field_test {
 namespace {
 
 using test::dense;
@@ -60,4 +60,4 @@ TEST(MultiPointSpringField, ActiveFlagsAreChecked) {
 }
 
 }  // namespace
-}  // namespace sinew::model
+}  // namespace sinew::model::model_multi_point_spring_field_test

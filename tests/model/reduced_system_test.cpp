@@ -12,7 +12,7 @@
 #include "sinew/model/mapping.hpp"
 #include "sinew/model/reduced_system.hpp"
 
-namespace sinew::model {
+namespace sinew::model::model_reduced_system_test {
 namespace {
 
 using test::dense;
@@ -369,9 +369,9 @@ TEST(ReducedSystem, BadAttachmentsAreNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::model
+}  // namespace sinew::model::model_reduced_system_test
 
-namespace sinew::model {
+namespace sinew::model::model_reduced_system_test {
 namespace {
 
 // dq/dt for full velocities: particles and body origins move with v, quaternions with
@@ -472,4 +472,4 @@ TEST(ReducedSystem, TrajectoryEqualsTheHardConstrainedKktTrajectory) {
 }
 
 }  // namespace
-}  // namespace sinew::model
+}  // namespace sinew::model::model_reduced_system_test

@@ -10,7 +10,7 @@
 #include "sinew/scene/deformable_body.hpp"
 #include "statics.hpp"
 
-namespace sinew {
+namespace sinew::physics_cantilever_test {
 namespace {
 
 struct BeamResult {
@@ -65,4 +65,4 @@ TEST(Cantilever, ConvergesToEulerBernoulliUnderRefinement) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_cantilever_test

@@ -13,7 +13,7 @@
 
 #include "contact_scenes.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_drop_test {
 namespace {
 
 using contact_test::kGravity;
@@ -73,4 +73,4 @@ TEST(ContactDrop, SlidingCubeComesToRestAtTheAnalyticPosition) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_drop_test

@@ -14,7 +14,7 @@
 #include "sinew/integrators/contact_step_fclib.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_fclib_test {
 namespace {
 
 void expect_same(const CsrMatrix& a, const CsrMatrix& b, const char* what) {
@@ -91,4 +91,4 @@ TEST(ContactFclib, RejectsWhatFclibCannotHold) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_fclib_test

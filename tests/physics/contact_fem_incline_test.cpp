@@ -10,7 +10,7 @@
 
 #include "contact_scenes.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_fem_incline_test {
 namespace {
 
 using contact_test::kGravity;
@@ -85,4 +85,4 @@ TEST(ContactFemIncline, StiffBlockSticksAboveAndSlidesBelowTheThreshold) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_fem_incline_test

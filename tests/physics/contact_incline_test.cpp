@@ -10,7 +10,7 @@
 
 #include "contact_scenes.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_incline_test {
 namespace {
 
 using contact_test::kGravity;
@@ -124,4 +124,4 @@ TEST(ContactIncline, SolversStickAboveTheThreshold) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_incline_test

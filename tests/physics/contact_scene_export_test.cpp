@@ -9,7 +9,7 @@
 #include "contact_scenes.hpp"
 #include "sinew/constraints/natural_map.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_scene_export_test {
 namespace {
 
 bool symmetric(const CsrMatrix& W) {
@@ -61,4 +61,4 @@ TEST(ContactSceneExport, ClothOnACornerTouchesItAtManyParticles) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_scene_export_test

@@ -17,7 +17,7 @@
 
 #include "contact_scenes.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_stack_test {
 namespace {
 
 using contact_test::kBoxes;
@@ -94,4 +94,4 @@ TEST(ContactStack, TenBoxesStayStackedWithNewtonAndSap) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_stack_test

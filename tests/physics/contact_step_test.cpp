@@ -9,7 +9,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 
-namespace sinew {
+namespace sinew::physics_contact_step_test {
 namespace {
 
 TEST(ContactStep, WithoutContactsIsImplicitEuler) {
@@ -80,4 +80,4 @@ TEST(ContactStep, ChecksItsInput) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_contact_step_test

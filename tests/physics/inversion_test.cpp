@@ -10,7 +10,7 @@
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/model/spring_fields.hpp"
 
-namespace sinew {
+namespace sinew::physics_inversion_test {
 namespace {
 
 double signed_volume(const Eigen::VectorXd& q) {
@@ -58,4 +58,4 @@ TEST(Inversion, IndefiniteNewtonMatrixSwitchesToProjectedStiffness) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_inversion_test

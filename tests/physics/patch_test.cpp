@@ -9,7 +9,7 @@
 #include "sinew/scene/procedural_mesh.hpp"
 #include "statics.hpp"
 
-namespace sinew {
+namespace sinew::physics_patch_test {
 namespace {
 
 TEST(PatchTest, InteriorNodesFollowAHomogeneousDeformation) {
@@ -62,4 +62,4 @@ TEST(PatchTest, InteriorNodesFollowAHomogeneousDeformation) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_patch_test

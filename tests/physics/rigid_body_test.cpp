@@ -14,7 +14,7 @@
 #include "sinew/integrators/theta_method.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
-namespace sinew {
+namespace sinew::physics_rigid_body_test {
 namespace {
 
 struct Invariants {
@@ -106,4 +106,4 @@ TEST(TorqueFreeRigidBody, FirstOrderSchemesDriftToFirstOrder) {
 }
 
 }  // namespace
-}  // namespace sinew
+}  // namespace sinew::physics_rigid_body_test

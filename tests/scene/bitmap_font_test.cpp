@@ -6,7 +6,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_bitmap_font_test {
 namespace {
 
 const Rgb kWhite{255, 255, 255}, kBlack{0, 0, 0};
@@ -76,4 +76,4 @@ TEST(BitmapFont, ClipsAtTheImageBorderAndChecksTheScale) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_bitmap_font_test

@@ -15,7 +15,7 @@
 #include "sinew/collision/point_shape.hpp"
 #include "sinew/scene/cloth_scenes.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_cloth_scenes_test {
 namespace {
 
 using integrators::LocalGlobalIntegrator;
@@ -153,4 +153,4 @@ TEST(ClothScenes, BadParametersAreNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_cloth_scenes_test

@@ -4,7 +4,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_deformable_body_test {
 namespace {
 
 TEST(DeformableBody, LumpedMassesSumToTheBodyMass) {
@@ -41,4 +41,4 @@ TEST(DeformableBody, BadInputAddsNothing) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_deformable_body_test

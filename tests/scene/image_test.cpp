@@ -11,7 +11,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_image_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -177,4 +177,4 @@ TEST(Png, WithoutLibpngTheFunctionsSaySo) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_image_test

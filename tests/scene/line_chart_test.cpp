@@ -9,7 +9,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_line_chart_test {
 namespace {
 
 const Rgb kWhite{255, 255, 255};
@@ -278,4 +278,4 @@ TEST(LineChart, BadSpecsAreRefused) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_line_chart_test

@@ -10,7 +10,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_mesh_io_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -183,4 +183,4 @@ TEST(Obj, BadFilesNameTheFileAndLine) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_mesh_io_test

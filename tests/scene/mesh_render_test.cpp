@@ -8,7 +8,7 @@
 #include "expect_error.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_mesh_render_test {
 namespace {
 
 const Rgb kBlack{0, 0, 0};
@@ -204,4 +204,4 @@ TEST(MeshRender, CheckedInputs) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_mesh_render_test

@@ -8,7 +8,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_procedural_mesh_test {
 namespace {
 
 double volume6(const TetMesh& m, const std::array<Index, 4>& t) {
@@ -136,4 +136,4 @@ TEST(ProceduralMesh, InterleavesCoordinates) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_procedural_mesh_test

@@ -16,7 +16,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/scene/solid_scenes.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_solid_scenes_backends_test {
 namespace {
 
 // (frames x 3n) positions after every frame; @p contacts receives the largest contact count.
@@ -76,4 +76,4 @@ TEST(SolidScenesBackends, CableFingerIsBitwiseIdenticalOnHostBackends) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_solid_scenes_backends_test

@@ -14,7 +14,7 @@
 #include "expect_error.hpp"
 #include "sinew/backends/registry.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_solid_scenes_test {
 namespace {
 
 using integrators::LocalGlobalIntegrator;
@@ -202,4 +202,4 @@ TEST(SolidScenes, BadSizesAreNamed) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_solid_scenes_test

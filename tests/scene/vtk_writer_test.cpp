@@ -10,7 +10,7 @@
 #include "expect_error.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
-namespace sinew::scene {
+namespace sinew::scene::scene_vtk_writer_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,4 +80,4 @@ TEST(VtkWriter, BadFramesAreErrorsAndWriteNothing) {
 }
 
 }  // namespace
-}  // namespace sinew::scene
+}  // namespace sinew::scene::scene_vtk_writer_test

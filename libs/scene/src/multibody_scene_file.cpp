@@ -15,20 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "multibody_stepper.hpp"
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
 #include "sinew/constraints/joint_types.hpp"
-#include "sinew/constraints/kkt_solver.hpp"
-#include "sinew/constraints/newton_solver.hpp"
-#include "sinew/constraints/pgs_solver.hpp"
-#include "sinew/constraints/seed_newton_solver.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/quaternion.hpp"
-#include "sinew/integrators/compliant_alpha_beta.hpp"
-#include "sinew/integrators/implicit_euler.hpp"
-#include "sinew/integrators/make_integrator.hpp"
-#include "sinew/integrators/theta_method.hpp"
-#include "sinew/integrators/trapezoidal.hpp"
 #include "sinew/model/fem_fields.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
@@ -73,24 +65,6 @@ struct JointSpec {
   int body_a = -1, body_b = -1;  // rigid index, -1 = world
   Vec3 origin_a, axis_a, reference_a, origin_b, axis_b, reference_b;
   constraints::AxisJointOptions options;  // compliance (all types), limit and drive (hinge, slider)
-};
-
-// A contact solver: its name and options (SAP's live in ContactStepOptions::sap).
-struct SolverSpec {
-  std::string type;  // "pgs", "newton", "seed_newton", "sap", "kkt"
-  constraints::PgsOptions pgs;
-  constraints::NewtonOptions newton;
-  constraints::SeedNewtonOptions seed_newton;
-  constraints::SapOptions sap;
-};
-
-struct StepperSpec {
-  bool contact_step = true;
-  SolverSpec solver;
-  std::optional<SolverSpec> fallback;
-  integrators::ContactStepOptions options;
-  std::string integrator;               // make_integrator() name
-  integrators::NewtonOptions implicit;  // its Newton options, where it has them
 };
 
 struct MultibodySpec {
@@ -301,167 +275,7 @@ JointSpec read_joint(JsonObject& o, std::size_t k, const std::map<std::string, i
   return j;
 }
 
-constraints::ConstraintSolverOptions read_stop(JsonObject& o, constraints::ConstraintSolverOptions s) {
-  if (std::optional<JsonObject> stop = o.object("stop", true)) {
-    s.tolerance = stop->real("tolerance", s.tolerance, 0.0);
-    s.max_iterations = static_cast<int>(stop->integer("max_iterations", s.max_iterations, 1, 1000000000));
-    stop->finish();
-  }
-  return s;
-}
-
-constraints::NcpFunction read_ncp(JsonObject& o, constraints::NcpFunction f) {
-  const std::string s = o.choice("function", {"fischer_burmeister", "min_map"},
-                                 f == constraints::NcpFunction::kMinMap ? "min_map" : "fischer_burmeister");
-  return s == "min_map" ? constraints::NcpFunction::kMinMap : constraints::NcpFunction::kFischerBurmeister;
-}
-
-SolverSpec read_solver(JsonObject o) {
-  SolverSpec s;
-  s.type = o.choice("type", {"pgs", "newton", "seed_newton", "sap", "kkt"}, std::nullopt);
-  if (s.type == "pgs") {
-    s.pgs.stop = read_stop(o, s.pgs.stop);
-    s.pgs.relaxation = o.real("relaxation", s.pgs.relaxation, 0.0, 2.0, "a number in (0, 2)");
-    if (!(s.pgs.relaxation > 0.0 && s.pgs.relaxation < 2.0))
-      o.fail("relaxation", "expected a number in (0, 2), found " + std::to_string(s.pgs.relaxation));
-  } else if (s.type == "newton") {
-    constraints::NewtonOptions& n = s.newton;
-    n.stop = read_stop(o, n.stop);
-    n.function = read_ncp(o, n.function);
-    if (std::optional<JsonObject> k = o.object("krylov", true)) {
-      n.krylov.tolerance = k->real_above("tolerance", n.krylov.tolerance, 0.0);
-      n.krylov.max_iterations = static_cast<int>(k->integer("max_iterations", n.krylov.max_iterations, 1, 1000000000));
-      k->finish();
-    }
-    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
-    const std::string lin = o.choice("linear", {"auto", "sparse_lu", "bicgstab"}, "auto");
-    n.linear = lin == "auto"        ? constraints::NewtonLinearSolver::kAuto
-               : lin == "sparse_lu" ? constraints::NewtonLinearSolver::kSparseLu
-                                    : constraints::NewtonLinearSolver::kBiCgStab;
-    n.proximal = o.real("proximal", n.proximal, 0.0);
-    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
-    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
-    n.merit_memory = static_cast<int>(o.integer("merit_memory", n.merit_memory, 0, 1000));
-  } else if (s.type == "seed_newton") {
-    constraints::SeedNewtonOptions& n = s.seed_newton;
-    n.stop = read_stop(o, n.stop);
-    n.function = read_ncp(o, n.function);
-    n.cr_iterations = static_cast<int>(o.integer("cr_iterations", n.cr_iterations, 1, 1000000));
-    n.cr_tolerance = o.real("cr_tolerance", n.cr_tolerance, 0.0, 1.0);
-    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
-    n.proximal = o.real("proximal", n.proximal, 0.0);
-    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
-    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
-  } else if (s.type == "sap") {
-    constraints::SapOptions& p = s.sap;
-    p.stop = read_stop(o, p.stop);
-    p.rigid_fraction = o.real_above("rigid_fraction", p.rigid_fraction, 0.0);
-    p.sigma = o.real_above("sigma", p.sigma, 0.0);
-    p.max_step = o.real_above("max_step", p.max_step, 0.0);
-  }
-  o.finish();
-  return s;
-}
-
-integrators::NewtonOptions read_implicit_newton(JsonObject& o, integrators::NewtonOptions n) {
-  n.relative_tolerance = o.real("relative_tolerance", n.relative_tolerance, 0.0);
-  n.absolute_tolerance = o.real("absolute_tolerance", n.absolute_tolerance, 0.0);
-  if (!(n.relative_tolerance > 0.0 || n.absolute_tolerance > 0.0))
-    o.fail("absolute_tolerance", "relative_tolerance and absolute_tolerance cannot both be 0");
-  n.max_iterations = static_cast<int>(o.integer("max_iterations", n.max_iterations, 1, 1000000));
-  const std::string merit = o.choice("merit", {"auto", "energy", "residual", "none"}, "auto");
-  n.merit = merit == "auto"       ? integrators::LineSearchMerit::kAuto
-            : merit == "energy"   ? integrators::LineSearchMerit::kEnergy
-            : merit == "residual" ? integrators::LineSearchMerit::kResidual
-                                  : integrators::LineSearchMerit::kNone;
-  n.armijo = o.real("armijo", n.armijo, 0.0, 1.0, "a number in (0, 1)");
-  n.backtrack = o.real("backtrack", n.backtrack, 0.0, 1.0, "a number in (0, 1)");
-  if (!(n.armijo > 0.0 && n.armijo < 1.0)) o.fail("armijo", "expected a number in (0, 1)");
-  if (!(n.backtrack > 0.0 && n.backtrack < 1.0)) o.fail("backtrack", "expected a number in (0, 1)");
-  n.max_line_search_steps = static_cast<int>(o.integer("max_line_search_steps", n.max_line_search_steps, 0, 1000));
-  n.projected_stiffness = o.boolean("projected_stiffness", n.projected_stiffness);
-  n.symmetrize = o.boolean("symmetrize", n.symmetrize);
-  n.linear_solver = o.choice("linear_solver", {"eigen_ldlt", "cholmod"}, "eigen_ldlt") == "cholmod"
-                        ? integrators::LinearSolverKind::kCholmod
-                        : integrators::LinearSolverKind::kEigenLdlt;
-  o.finish();
-  return n;
-}
-
-bool has_newton_options(const std::string& integrator) {
-  return integrator == "implicit_euler" || integrator == "trapezoidal" || integrator == "compliant_alpha_beta" ||
-         integrator.rfind("theta_", 0) == 0;
-}
-
-StepperSpec read_stepper(JsonObject o) {
-  std::vector<std::string> types{"contact_step"};
-  for (const std::string& n : integrators::integrator_names()) types.push_back(n);
-  StepperSpec s;
-  const std::string type = o.choice("type", types, std::nullopt);
-  s.contact_step = type == "contact_step";
-  if (s.contact_step) {
-    s.solver = read_solver(*o.object("solver"));
-    if (std::optional<JsonObject> f = o.object("fallback_solver", true)) {
-      s.fallback = read_solver(*f);
-      if (s.fallback->type == "sap" && s.solver.type == "sap") f->fail("type", "SAP cannot fall back on SAP");
-    }
-    if (std::optional<JsonObject> f = o.object("free_motion", true)) {
-      if (std::optional<JsonObject> n = f->object("newton", true))
-        s.options.free_motion.newton = read_implicit_newton(*n, s.options.free_motion.newton);
-      f->finish();
-    }
-    if (std::optional<JsonObject> st = o.object("stabilization", true)) {
-      s.options.stabilization.erp = st->real("erp", 1.0, 0.0, 1.0, "a number in (0, 1]");
-      if (!(s.options.stabilization.erp > 0.0)) st->fail("erp", "expected a number in (0, 1], found 0");
-      st->finish();
-    }
-    s.options.warm_start = o.boolean("warm_start", s.options.warm_start);
-    s.options.accept_error = o.real("accept_error", s.options.accept_error, 0.0);
-  } else {
-    s.integrator = type;
-    if (has_newton_options(type))
-      if (std::optional<JsonObject> n = o.object("newton", true)) s.implicit = read_implicit_newton(*n, s.implicit);
-  }
-  o.finish();
-  return s;
-}
-
 // ---- building ----
-
-std::unique_ptr<integrators::Integrator> make_implicit(const StepperSpec& s) {
-  const std::string& n = s.integrator;
-  if (n == "implicit_euler")
-    return std::make_unique<integrators::ImplicitEuler>(integrators::ImplicitEulerOptions{s.implicit});
-  if (n == "trapezoidal")
-    return std::make_unique<integrators::Trapezoidal>(integrators::TrapezoidalOptions{s.implicit});
-  if (n == "compliant_alpha_beta") {
-    integrators::CompliantAlphaBetaOptions o;
-    o.newton = s.implicit;
-    return std::make_unique<integrators::CompliantAlphaBeta>(o);
-  }
-  if (n.rfind("theta_", 0) == 0) {
-    const integrators::ThetaPreset p = n == "theta_explicit_euler"     ? integrators::ThetaPreset::kExplicitEuler
-                                       : n == "theta_symplectic_euler" ? integrators::ThetaPreset::kSymplecticEuler
-                                       : n == "theta_implicit_euler"   ? integrators::ThetaPreset::kImplicitEuler
-                                                                       : integrators::ThetaPreset::kSymplecticMidpoint;
-    integrators::ThetaOptions o = integrators::ThetaOptions::preset(p);
-    o.newton = s.implicit;
-    return std::make_unique<integrators::ThetaMethod>(o);
-  }
-  return integrators::make_integrator(n);
-}
-
-// The ContactStep of solver @p s with @p options (SAP's options from @p s).
-std::unique_ptr<integrators::ContactStep> make_contact_step(const SolverSpec& s,
-                                                            integrators::ContactStepOptions options, Backend& backend) {
-  std::unique_ptr<constraints::ConstraintSolver> solver;  // null: SAP, ContactStep's global solver
-  if (s.type == "pgs") solver = std::make_unique<constraints::PgsSolver>(s.pgs);
-  if (s.type == "newton") solver = std::make_unique<constraints::NewtonSolver>(backend, s.newton);
-  if (s.type == "seed_newton") solver = std::make_unique<constraints::SeedNewtonSolver>(backend, s.seed_newton);
-  if (s.type == "kkt") solver = std::make_unique<constraints::KktSolver>();
-  options.sap = s.sap;
-  return std::make_unique<integrators::ContactStep>(std::move(solver), options);
-}
 
 // Builds the system, constraints and views of @p spec; errors name the body's JSON path.
 MultibodyScene build(const MultibodySpec& spec, const std::string& file) {

@@ -42,29 +42,31 @@ void require_box(const JsonObject& obj, const Vec3& lo, const Vec3& hi, int dims
     if (!(lo[i] < hi[i])) obj.fail("max", "expected every coordinate of \"max\" above that of \"min\"");
 }
 
-// Every vertex must belong to an element (a vertex without one has no mass).
+// Checks the vertices are finite, every element's indices in range (@p element names one in
+// messages) and every vertex in some element (a vertex without one would have no mass).
 template <std::size_t K>
-void check_referenced(const JsonObject& obj, const std::string& key, std::size_t n,
-                      const std::vector<std::array<Index, K>>& elements) {
-  std::vector<bool> used(n, false);
-  for (const auto& e : elements)
-    for (Index v : e) used[static_cast<std::size_t>(v)] = true;
-  for (std::size_t v = 0; v < n; ++v)
+void check_elements(const JsonObject& obj, const std::string& key, const std::vector<Vec3>& vertices,
+                    const std::vector<std::array<Index, K>>& elements, const std::string& element) {
+  for (std::size_t v = 0; v < vertices.size(); ++v)
+    for (int i = 0; i < 3; ++i)
+      if (!std::isfinite(vertices[v][i])) obj.fail(key, "vertex " + std::to_string(v) + " has a non-finite coordinate");
+  const Index n = static_cast<Index>(vertices.size());
+  std::vector<bool> used(vertices.size(), false);
+  for (std::size_t t = 0; t < elements.size(); ++t)
+    for (Index v : elements[t]) {
+      if (v < 0 || v >= n)
+        obj.fail(key, element + " " + std::to_string(t) + " has vertex index " + std::to_string(v) +
+                          " out of range [0, " + std::to_string(n) + ")");
+      used[static_cast<std::size_t>(v)] = true;
+    }
+  for (std::size_t v = 0; v < vertices.size(); ++v)
     if (!used[v]) obj.fail(key, "vertex " + std::to_string(v) + " belongs to no element (it would have no mass)");
 }
 
-// Checks the vertices are finite and the tets in range and positively oriented.
+// Checks the mesh's elements (check_elements) and that its tets are positively oriented.
 void check_tets(const JsonObject& obj, const std::string& key, const TetMesh& mesh) {
-  for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
-    for (int i = 0; i < 3; ++i)
-      if (!std::isfinite(mesh.vertices[v][i]))
-        obj.fail(key, "vertex " + std::to_string(v) + " has a non-finite coordinate");
-  const Index n = static_cast<Index>(mesh.vertices.size());
+  check_elements(obj, key, mesh.vertices, mesh.tets, "tetrahedron");
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
-    for (Index v : mesh.tets[t])
-      if (v < 0 || v >= n)
-        obj.fail(key, "tetrahedron " + std::to_string(t) + " has vertex index " + std::to_string(v) +
-                          " out of range [0, " + std::to_string(n) + ")");
     Mat3 D{};
     double size2 = 0.0;
     for (int a = 0; a < 3; ++a)
@@ -77,20 +79,12 @@ void check_tets(const JsonObject& obj, const std::string& key, const TetMesh& me
       obj.fail(key, "tetrahedron " + std::to_string(t) + " is " + (det < 0 ? "inverted" : "degenerate") +
                         " (det[x1-x0, x2-x0, x3-x0] = " + std::to_string(det) + "); expected a positive volume");
   }
-  check_referenced(obj, key, mesh.vertices.size(), mesh.tets);
 }
 
+// Checks the mesh's elements (check_elements) and that its triangles have an area.
 void check_triangles(const JsonObject& obj, const std::string& key, const TriangleMesh& mesh) {
-  for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
-    for (int i = 0; i < 3; ++i)
-      if (!std::isfinite(mesh.vertices[v][i]))
-        obj.fail(key, "vertex " + std::to_string(v) + " has a non-finite coordinate");
-  const Index n = static_cast<Index>(mesh.vertices.size());
+  check_elements(obj, key, mesh.vertices, mesh.triangles, "triangle");
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-    for (Index v : mesh.triangles[t])
-      if (v < 0 || v >= n)
-        obj.fail(key, "triangle " + std::to_string(t) + " has vertex index " + std::to_string(v) +
-                          " out of range [0, " + std::to_string(n) + ")");
     const Vec3& a = mesh.vertices[mesh.triangles[t][0]];
     const Vec3& b = mesh.vertices[mesh.triangles[t][1]];
     const Vec3& c = mesh.vertices[mesh.triangles[t][2]];
@@ -98,7 +92,6 @@ void check_triangles(const JsonObject& obj, const std::string& key, const Triang
     if (!(norm(cross(e1, e2)) > 1e-14 * (dot(e1, e1) + dot(e2, e2))))
       obj.fail(key, "triangle " + std::to_string(t) + " is degenerate (zero area)");
   }
-  check_referenced(obj, key, mesh.vertices.size(), mesh.triangles);
 }
 
 MeshSource read_file_mesh(JsonObject& m, const std::filesystem::path& base_dir, bool allow_solid, bool allow_membrane) {

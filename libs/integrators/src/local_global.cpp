@@ -1,6 +1,7 @@
 // LocalGlobalIntegrator: setup (masses, G, A = A_s (x) I_3, its factor / sparse inverse) and the
 // step of Algorithms 1-2 of the seed paper, every vector operation a Backend kernel.
 #include "sinew/integrators/local_global.hpp"
+#include "number_text.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -29,11 +30,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+using detail::num;
 
 bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 

@@ -1,6 +1,7 @@
 // Cable length, its gradient (the bilateral row of H) and the checks of the cables of a
 // LocalGlobalDescription (seed Sec. 7.8: cable constraints as bilateral rows of eq. (18)).
 #include "sinew/integrators/local_global_cable.hpp"
+#include "number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +14,7 @@ namespace sinew::integrators {
 
 namespace {
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+using detail::num;
 
 Vec3 at(const double* x, Index v) {
   const std::size_t o = 3 * static_cast<std::size_t>(v);

@@ -1,6 +1,7 @@
 // LocalGlobalContactSolver: collision, H, d, W (local_global_delassus.cpp), and the per-iteration seed Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "local_global_contact_solver.hpp"
+#include "number_text.hpp"
 
 #include <Eigen/SparseCore>
 #include <algorithm>
@@ -20,11 +21,7 @@ namespace sinew::integrators {
 
 namespace {
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+using detail::num;
 
 bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 
@@ -121,22 +118,9 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
     if (c.rest_length < 0.0) c.rest_length = cable_length(c, d.rest_positions);
   cable_r_prev_.assign(cables_.size(), 0.0);
   require(inverse.block() == 3, "LocalGlobalIntegrator: contact needs the per-vertex (Kronecker) sparse inverse");
-  if (margin_ < 0.0) {  // automatic: half the mean rest edge length (6 edges per tet)
-    double sum = 0.0;
-    const std::size_t n_tets = d.tets.size() / 4;
-    for (std::size_t e = 0; e < n_tets; ++e)
-      for (int a = 0; a < 4; ++a)
-        for (int b = a + 1; b < 4; ++b) {
-          const std::size_t va = 3 * static_cast<std::size_t>(d.tets[4 * e + a]);
-          const std::size_t vb = 3 * static_cast<std::size_t>(d.tets[4 * e + b]);
-          double l2 = 0.0;
-          for (int k = 0; k < 3; ++k)
-            l2 += (d.rest_positions[va + k] - d.rest_positions[vb + k]) *
-                  (d.rest_positions[va + k] - d.rest_positions[vb + k]);
-          sum += std::sqrt(l2);
-        }
-    margin_ = 0.5 * sum / (6.0 * static_cast<double>(n_tets));
-  }
+  require(margin_ >= 0.0,
+          "LocalGlobalContactSolver: the automatic contact margin must be resolved first "
+          "(with_contact_margin)");
   candidates_ = d.contact_vertices;
   if (candidates_.empty())
     for (Index v = 0; v < n_; ++v) candidates_.push_back(v);

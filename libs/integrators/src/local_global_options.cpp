@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "number_text.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/integrators/local_global.hpp"
 
@@ -11,11 +12,7 @@ namespace sinew::integrators {
 
 namespace {
 
-std::string num(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+using detail::num;
 
 }  // namespace
 

@@ -181,7 +181,8 @@ double TriangleElements::edge_length_sum(const LocalGlobalDescription& d) const 
 
 LocalGlobalDescription with_contact_margin(const LocalGlobalDescription& d, const TriangleElements& tris) {
   LocalGlobalDescription r = d;
-  if (d.contact_margin >= 0.0 || tris.size() == 0) return r;
+  const std::size_t edges = 6 * (d.tets.size() / 4) + 3 * tris.size();
+  if (d.contact_margin >= 0.0 || edges == 0) return r;
   double sum = tris.edge_length_sum(d);
   const std::size_t n_tets = d.tets.size() / 4;
   for (std::size_t e = 0; e < n_tets; ++e)
@@ -195,7 +196,7 @@ LocalGlobalDescription with_contact_margin(const LocalGlobalDescription& d, cons
                 (d.rest_positions[va + k] - d.rest_positions[vb + k]);
         sum += std::sqrt(l2);
       }
-  r.contact_margin = 0.5 * sum / static_cast<double>(6 * n_tets + 3 * tris.size());
+  r.contact_margin = 0.5 * sum / static_cast<double>(edges);
   return r;
 }
 

@@ -60,9 +60,8 @@ class TriangleElements {
   DeviceArray<double> energy_, ones_;  // (n_tri) element energies, ones for their sum
 };
 
-/// @p d with contact_margin resolved when it is automatic (< 0) and there are triangles: half
-/// the mean rest edge length over the tets' 6 and the triangles' 3 edges per element (the contact
-/// solver's own automatic margin counts tet edges only).
+/// @p d with contact_margin resolved when it is automatic (< 0): half the mean rest edge length
+/// over the tets' 6 and the triangles' 3 edges per element (what the contact solver is given).
 LocalGlobalDescription with_contact_margin(const LocalGlobalDescription& d, const TriangleElements& tris);
 
 }  // namespace sinew::integrators::detail

@@ -220,6 +220,23 @@ MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::
   return out;
 }
 
+namespace {
+
+// The "indices" array of @p s: vertex indices in [0, n), in file order.
+std::vector<Index> read_indices(JsonObject& s, Index n) {
+  const std::vector<double> idx = s.reals("indices");
+  std::vector<Index> out;
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    if (idx[i] != std::floor(idx[i]) || idx[i] < 0 || idx[i] >= static_cast<double>(n))
+      s.fail("indices/" + std::to_string(i),
+             "expected a vertex index in [0, " + std::to_string(n) + "), found " + std::to_string(idx[i]));
+    out.push_back(static_cast<Index>(idx[i]));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Index> read_selection(JsonObject& obj, const std::string& key, const SelectionContext& context) {
   JsonObject s = *obj.object(key);
   const std::vector<Vec3>& x = *context.vertices;
@@ -233,13 +250,7 @@ std::vector<Index> read_selection(JsonObject& obj, const std::string& key, const
     if (!s.boolean("surface", std::nullopt)) s.fail("surface", "expected true");
     out = context.surface;
   } else if (s.has("indices")) {
-    const std::vector<double> idx = s.reals("indices");
-    for (std::size_t i = 0; i < idx.size(); ++i) {
-      if (idx[i] != std::floor(idx[i]) || idx[i] < 0 || idx[i] >= static_cast<double>(n))
-        s.fail("indices/" + std::to_string(i),
-               "expected a vertex index in [0, " + std::to_string(n) + "), found " + std::to_string(idx[i]));
-      out.push_back(static_cast<Index>(idx[i]));
-    }
+    out = read_indices(s, n);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
   } else if (s.has("box") || s.has("sphere")) {
@@ -281,13 +292,7 @@ std::vector<Index> read_chain(JsonObject& obj, const std::string& key, const Sel
   const Index n = static_cast<Index>(x.size());
   std::vector<Index> out;
   if (s.has("indices")) {
-    const std::vector<double> idx = s.reals("indices");
-    for (std::size_t i = 0; i < idx.size(); ++i) {
-      if (idx[i] != std::floor(idx[i]) || idx[i] < 0 || idx[i] >= static_cast<double>(n))
-        s.fail("indices/" + std::to_string(i),
-               "expected a vertex index in [0, " + std::to_string(n) + "), found " + std::to_string(idx[i]));
-      out.push_back(static_cast<Index>(idx[i]));
-    }
+    out = read_indices(s, n);
   } else if (s.has("segment") || s.has("polyline")) {
     std::vector<Vec3> points;  // the polyline's corners
     double tolerance = 1e-6;

@@ -10,6 +10,11 @@ if(SINEW_SANITIZE)
   target_compile_options(sinew_compile_options INTERFACE
     $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all>)
   target_link_options(sinew_compile_options INTERFACE -fsanitize=address,undefined)
+  # Libraries instrumented for libFuzzer's coverage feedback (clang only); only the fuzz
+  # programs link libFuzzer itself (-fsanitize=fuzzer, fuzz/CMakeLists.txt).
+  if(SINEW_BUILD_FUZZERS)
+    target_compile_options(sinew_compile_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link>)
+  endif()
 endif()
 
 # sinew_add_library(name SOURCES...): the target sinew_<name>, alias sinew::<name>, public
@@ -20,6 +25,10 @@ function(sinew_add_library name)
   target_include_directories(sinew_${name} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:include>)
-  target_link_libraries(sinew_${name} PRIVATE sinew_compile_options)
+  # Build-tree only: the warning flags stay out of the installed package (SinewInstall.cmake).
+  target_link_libraries(sinew_${name} PRIVATE $<BUILD_INTERFACE:sinew_compile_options>)
+  target_compile_features(sinew_${name} PUBLIC cxx_std_17)  # what consumers of the package need
   set_target_properties(sinew_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # Installed and exported as the package component <name> (cmake/SinewInstall.cmake).
+  sinew_install_component(sinew_${name} ${name} ${CMAKE_CURRENT_SOURCE_DIR}/include)
 endfunction()

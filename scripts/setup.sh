@@ -10,6 +10,7 @@ packages=(
   libtbb-dev libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   nlohmann-json3-dev doxygen graphviz libfcl-dev libfclib-dev libhdf5-dev libsiconos-numerics-dev
   libpng-dev
+  libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev python3
 )
 

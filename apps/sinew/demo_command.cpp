@@ -1,5 +1,8 @@
-// `sinew demo [NAME]`: runs a built-in scene with a chosen integrator and writes its results as
-// CSV. Scene files come with `sinew run` (issue 8); the built-in scenes need no files.
+// `sinew demo [NAME]`: runs a built-in scene. "cantilever" (the default) has its own program below,
+// with a chosen integrator, writing its results as CSV; every other reference scene of scenes/*.json
+// is built into the program (embedded_scenes.hpp, generated at build time) and runs through the
+// same code as `sinew run` (run_scene), so `sinew demo NAME` works from any folder and from an
+// installed program. `sinew demo --list` prints the names with their descriptions.
 //
 // "cantilever" (the default): a soft cantilever beam (1 m x 0.1 m x 0.1 m, rho = 1000 kg/m^3,
 // E = 1e7 Pa, nu = 0) of stable Neo-Hookean tetrahedra, clamped at x = 0 and released from
@@ -18,10 +21,14 @@
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "embedded_scenes.hpp"
 #include "options.hpp"
+#include "run_support.hpp"
 #include "sinew/integrators/make_integrator.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
+#include "sinew/scene/runner.hpp"
+#include "sinew/scene/scene_file.hpp"
 
 namespace sinew::app {
 namespace {
@@ -37,16 +44,44 @@ struct Row {
   std::string status;
 };
 
+// "cantilever, box_stack, ...": the names `sinew demo` knows (the built-in cantilever first).
+std::string demo_names() {
+  std::string names = "cantilever";
+  for (const EmbeddedScene& s : embedded_scenes())
+    if (std::string(s.name) != "cantilever") names += std::string(", ") + s.name;
+  return names;
+}
+
+// `sinew demo --list`: one line per demo, its name and description.
+int list_demos() {
+  std::printf("%-30s %s\n", "cantilever",
+              "(default; its own program: --integrator --dt --steps --cells --model --out) a soft beam of "
+              "Neo-Hookean tets clamped at one end, released under gravity; writes DIR/cantilever.csv");
+  for (const EmbeddedScene& s : embedded_scenes())
+    if (std::string(s.name) != "cantilever") std::printf("%-30s %s\n", s.name, s.description);
+  return 0;
+}
+
 }  // namespace
 
 int demo_command(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args.front() == "--list") return list_demos();
   std::vector<std::string> rest = args;
   std::string name = "cantilever";
   if (!rest.empty() && rest.front().rfind("--", 0) != 0) {
     name = rest.front();
     rest.erase(rest.begin());
   }
-  if (name != "cantilever") throw Error("demo: unknown scene '" + name + "', expected one of: cantilever");
+  if (name != "cantilever") {
+    for (const EmbeddedScene& s : embedded_scenes()) {
+      if (name != s.name) continue;
+      // Mesh files named by a scene would be read relative to the current folder; the reference
+      // scenes name none (their meshes are procedural).
+      const scene::SceneFile scene = scene::parse_scene(s.text, name + ".json", std::filesystem::current_path());
+      return run_scene("demo", scene, scene::fnv1a64(s.text), name, rest);
+    }
+    throw Error("demo: unknown scene '" + name + "', expected one of: " + demo_names() + " (sinew demo --list)");
+  }
   const Options o("demo", rest, {"integrator", "dt", "steps", "cells", "model", "out"});
   const std::string integrator_name = o.str("integrator", "implicit_euler");
   const double dt = o.real("dt", 0.005, 0.0, 1.0);

@@ -22,6 +22,8 @@ void usage(std::FILE* out) {
       "                              run a built-in scene (cantilever: a soft beam of 60 N^3 tets\n"
       "                              under gravity) and write DIR/cantilever.csv (default: implicit_euler,\n"
       "                              dt 0.005, 400 steps, N = 2, stable_neo_hookean, results)\n"
+      "  demo NAME [run options]     run a reference scene built into the program (scenes/NAME.json)\n"
+      "                              as `sinew run` does, with the same options; demo --list names them\n"
       "  run SCENE [--backend B] [--steps N] [--out DIR] [--every N] [--png] [--png-every N]\n"
       "          [--checkpoint-every N] [--resume CHECKPOINT] [--quiet]\n"
       "                              run a scene file (scenes/*.json) to step N (default: the scene's\n"
@@ -29,6 +31,9 @@ void usage(std::FILE* out) {
       "                              vtu/BODY.pvd, png/frame_STEP.png, checkpoints/step_STEP.sinewckpt\n"
       "                              (backend: --backend, else the scene's, else SINEW_BACKEND, else serial)\n"
       "  info SCENE                  check a scene file and print its size, time step, steps and outputs\n"
+      "  sweep SWEEP --out DIR [--jobs N] [--backend B] [--threads N] [--retry-failed] [--quiet]\n"
+      "                              run every variant of a sweep file (docs/sweeps.md) on N cores;\n"
+      "                              writes DIR/variant_NNNN/, DIR/summary.csv; skips finished variants\n"
       "  plot CSV [--x COLUMN] [--y COL1,COL2,...] [--logy] [--logx] [--title T] [--out FILE.png]\n"
       "          [--width W] [--height H]\n"
       "                              draw a PNG line chart of CSV columns (header row required; default\n"
@@ -56,6 +61,7 @@ int main(int argc, char** argv) {
     if (command == "plot") return sinew::app::plot_command(args);
     if (command == "run") return sinew::app::run_command(args);
     if (command == "info") return sinew::app::info_command(args);
+    if (command == "sweep") return sinew::app::sweep_command(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;

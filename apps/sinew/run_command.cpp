@@ -63,23 +63,21 @@ std::string progress_line(const scene::RunProgress& p) {
 
 }  // namespace
 
-int run_command(const std::vector<std::string>& args) {
-  if (args.empty() || args.front().rfind("--", 0) == 0) throw Error("run: expects a scene file: sinew run SCENE.json");
-  const std::filesystem::path scene_path = args.front();
+int run_scene(const std::string& command, const scene::SceneFile& scene, std::uint64_t scene_hash,
+              const std::string& source, const std::vector<std::string>& args) {
   bool png = false, quiet = false;
   std::vector<std::string> rest;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--png")
+  for (const std::string& a : args) {
+    if (a == "--png")
       png = true;
-    else if (args[i] == "--quiet")
+    else if (a == "--quiet")
       quiet = true;
     else
-      rest.push_back(args[i]);
+      rest.push_back(a);
   }
-  const Options o("run", rest, {"backend", "steps", "out", "png-every", "every", "checkpoint-every", "resume"});
+  const Options o(command, rest, {"backend", "steps", "out", "png-every", "every", "checkpoint-every", "resume"});
 
   // Everything that can be refused, before any output exists.
-  const scene::SceneFile scene = scene::read_scene_file(scene_path);
   scene::RunOptions run;
   run.outputs = scene.outputs;
   run.steps = o.has("steps") ? o.integer("steps", 0, 1, 1000000000) : scene.steps;
@@ -89,7 +87,7 @@ int run_command(const std::vector<std::string>& args) {
   run.outputs.checkpoint_every = o.integer("checkpoint-every", run.outputs.checkpoint_every, 0, 1000000000);
   if (o.has("resume")) run.resume = std::filesystem::path(o.str("resume", ""));
   run.out_dir = o.str("out", (std::filesystem::path("results") / scene.name).string());
-  run.scene_hash = scene::fnv1a64(read_file_text(scene_path));
+  run.scene_hash = scene_hash;
   const std::string backend_name =
       o.str("backend", scene.backend.empty() ? backend_name_from_environment("serial") : scene.backend);
   std::unique_ptr<Backend> backend = make_backend(backend_name);
@@ -133,24 +131,32 @@ int run_command(const std::vector<std::string>& args) {
 
   if (!quiet) print_summary(r, run.out_dir, sim->steps());
   if (r.non_finite_steps > 0)
-    std::fprintf(stderr, "sinew run: warning: %ld step%s reported non-finite scalars (first: %s); see run.csv\n",
-                 r.non_finite_steps, r.non_finite_steps == 1 ? "" : "s", r.first_non_finite.c_str());
+    std::fprintf(stderr, "sinew %s: warning: %ld step%s reported non-finite scalars (first: %s); see run.csv\n",
+                 command.c_str(), r.non_finite_steps, r.non_finite_steps == 1 ? "" : "s", r.first_non_finite.c_str());
   if (r.status == scene::RunResult::Status::failed) {
-    std::fprintf(stderr, "sinew run: %s: %s\n", scene_path.string().c_str(), r.message.c_str());
+    std::fprintf(stderr, "sinew %s: %s: %s\n", command.c_str(), source.c_str(), r.message.c_str());
     return 1;
   }
   if (r.status == scene::RunResult::Status::stopped) {
     if (r.checkpoints.empty())
-      std::fprintf(stderr, "sinew run: interrupted at step %ld; no checkpoint written (--checkpoint-every N)\n",
-                   r.last_step);
+      std::fprintf(stderr, "sinew %s: interrupted at step %ld; no checkpoint written (--checkpoint-every N)\n",
+                   command.c_str(), r.last_step);
     else
       std::fprintf(stderr,
-                   "sinew run: interrupted at step %ld; go on with: sinew run %s --resume %s --steps %ld --out %s\n",
-                   r.last_step, scene_path.string().c_str(), r.checkpoints.back().string().c_str(), run.steps,
-                   run.out_dir.string().c_str());
+                   "sinew %s: interrupted at step %ld; go on with: sinew %s %s --resume %s --steps %ld --out %s\n",
+                   command.c_str(), r.last_step, command.c_str(), source.c_str(), r.checkpoints.back().string().c_str(),
+                   run.steps, run.out_dir.string().c_str());
     return 130;
   }
   return 0;
+}
+
+int run_command(const std::vector<std::string>& args) {
+  if (args.empty() || args.front().rfind("--", 0) == 0) throw Error("run: expects a scene file: sinew run SCENE.json");
+  const std::filesystem::path scene_path = args.front();
+  const scene::SceneFile scene = scene::read_scene_file(scene_path);
+  return run_scene("run", scene, scene::fnv1a64(read_file_text(scene_path)), scene_path.string(),
+                   std::vector<std::string>(args.begin() + 1, args.end()));
 }
 
 }  // namespace sinew::app

@@ -2,14 +2,17 @@
 // summary of a run's outputs.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "sinew/core/error.hpp"
 #include "sinew/scene/runner.hpp"
+#include "sinew/scene/scene_file.hpp"
 #include "sinew/scene/simulation.hpp"
 
 namespace sinew::app {
@@ -42,6 +45,14 @@ inline std::string size_text(const scene::SimulationSize& s) {
   if (!out.empty()) out += ", ";
   return out + std::to_string(s.degrees_of_freedom) + " DOFs";
 }
+
+/// Runs @p scene (read and checked) as `sinew COMMAND` does with the options @p args (--backend,
+/// --steps, --out, --every, --png, --png-every, --checkpoint-every, --resume, --quiet): progress,
+/// outputs, Ctrl-C. @p scene_hash fingerprints its text for checkpoints; @p source names it in
+/// messages (the file, or the demo's name). Returns the exit code (0, 1 failed step, 130
+/// interrupted). @throws sinew::Error for bad options, backend or checkpoint, before any output.
+int run_scene(const std::string& command, const scene::SceneFile& scene, std::uint64_t scene_hash,
+              const std::string& source, const std::vector<std::string>& args);
 
 /// Prints how the run ended and the files it wrote under @p out.
 inline void print_summary(const scene::RunResult& r, const std::filesystem::path& out, long steps_now) {

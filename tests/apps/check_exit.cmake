@@ -1,12 +1,16 @@
 # Runs a command and checks its exit code exactly (WILL_FAIL only checks "non-zero").
-#   cmake -DCMD="prog;arg;..." -DEXPECT=2 [-DNO_OUT=DIR] [-DMESSAGE=fragment] -P check_exit.cmake
+#   cmake -DCMD="prog;arg;..." -DEXPECT=2 [-DNO_OUT=DIR] [-DMESSAGE=fragment] [-DFILES=a;b] -P check_exit.cmake
 # NO_OUT: a folder that must not exist afterwards (removed first): bad input leaves no output.
 # MESSAGE: a fragment the command's stderr must contain.
+# FILES: files (a list) the command must write (removed first).
 if(NOT DEFINED CMD OR NOT DEFINED EXPECT)
   message(FATAL_ERROR "check_exit.cmake: CMD and EXPECT are required")
 endif()
 if(DEFINED NO_OUT)
   file(REMOVE_RECURSE "${NO_OUT}")
+endif()
+if(DEFINED FILES)
+  file(REMOVE ${FILES})
 endif()
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT "${rc}" STREQUAL "${EXPECT}")
@@ -14,6 +18,13 @@ if(NOT "${rc}" STREQUAL "${EXPECT}")
 endif()
 if(DEFINED NO_OUT AND EXISTS "${NO_OUT}")
   message(FATAL_ERROR "exit code ${rc} as expected, but it left ${NO_OUT} behind\nstderr:\n${err}")
+endif()
+if(DEFINED FILES)
+  foreach(f IN LISTS FILES)
+    if(NOT EXISTS "${f}")
+      message(FATAL_ERROR "exit code ${rc} as expected, but ${f} was not written\nstderr:\n${err}")
+    endif()
+  endforeach()
 endif()
 if(DEFINED MESSAGE)
   string(FIND "${err}" "${MESSAGE}" at)

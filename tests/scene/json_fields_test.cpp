@@ -66,5 +66,22 @@ TEST(JsonFields, SyntaxErrorsNameLineAndColumn) {
   EXPECT_SINEW_ERROR(parse_json("{\n  \"E\": 1e999\n}", "huge.json"), "huge.json:2:8", "number overflow", "1e999");
 }
 
+TEST(JsonFields, RawValuesTypeNamesAndUnsignedIntegers) {
+  const nlohmann::json j =
+      parse_json(R"({"any": [1, "a"], "seed": 18446744073709551615, "neg": -1, "half": 0.5, "big": 7})", "scene.json");
+  JsonObject o = root(j);
+  EXPECT_EQ(o.value("any"), nlohmann::json::parse(R"([1, "a"])"));
+  EXPECT_EQ(JsonObject::type_name(o.value("any")), "an array");
+  EXPECT_EQ(JsonObject::type_name(nlohmann::json()), "null");
+  EXPECT_EQ(o.unsigned_integer("seed", std::nullopt, 0, ~std::uint64_t{0}), ~std::uint64_t{0});
+  EXPECT_EQ(o.unsigned_integer("absent", 5, 0, 10), 5u);
+  EXPECT_SINEW_ERROR(o.value("missing"), "scene.json: /missing: missing");
+  EXPECT_SINEW_ERROR(o.unsigned_integer("neg", std::nullopt, 0, 10), "/neg: expected an integer in [0, 10], found -1");
+  EXPECT_SINEW_ERROR(o.unsigned_integer("half", std::nullopt, 0, 10),
+                     "/half: expected an integer in [0, 10], found a number 0.5");
+  EXPECT_SINEW_ERROR(o.unsigned_integer("big", std::nullopt, 0, 6), "/big: expected an integer in [0, 6], found 7");
+  o.finish();  // value() and unsigned_integer() mark their keys as read
+}
+
 }  // namespace
 }  // namespace sinew::scene::detail::scene_json_fields_test

@@ -231,6 +231,29 @@ std::vector<double> JsonObject::reals(const std::string& key, bool optional) {
   return out;
 }
 
+std::uint64_t JsonObject::unsigned_integer(const std::string& key, std::optional<std::uint64_t> fallback,
+                                           std::uint64_t lo, std::uint64_t hi) {
+  if (!has(key)) {
+    if (!fallback) fail(key, "missing; expected an integer");
+    return *fallback;
+  }
+  const nlohmann::json& v = get(key);
+  const std::string range = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!v.is_number_integer()) fail(key, "expected " + range + ", found " + type_name(v) + " " + shown(v));
+  if (!v.is_number_unsigned() && v.get<long long>() < 0) fail(key, "expected " + range + ", found " + shown(v));
+  const std::uint64_t x = v.get<std::uint64_t>();
+  if (x < lo || x > hi) fail(key, "expected " + range + ", found " + shown(v));
+  return x;
+}
+
+const nlohmann::json& JsonObject::value(const std::string& key) {
+  if (!has(key)) fail(key, "missing");
+  return get(key);
+}
+
+// The type_name() above, public for other readers (sinew::ensemble's sweep files).
+std::string JsonObject::type_name(const nlohmann::json& v) { return detail::type_name(v); }
+
 // Levenshtein distance, to suggest the key a typo meant.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -53,6 +54,13 @@ class JsonObject {
   std::vector<JsonObject> objects(const std::string& key, bool optional = false);
   /// The array of numbers at @p key (empty when absent and @p optional), each finite.
   std::vector<double> reals(const std::string& key, bool optional = false);
+  /// A non-negative integer in [lo, hi] up to 2^64 - 1 (e.g. a random seed); @p fallback when absent.
+  std::uint64_t unsigned_integer(const std::string& key, std::optional<std::uint64_t> fallback, std::uint64_t lo,
+                                 std::uint64_t hi);
+  /// The value at @p key whatever its type, for the caller to check (required: absent is an error).
+  const nlohmann::json& value(const std::string& key);
+  /// A JSON value's type as the messages say it: "an integer", "a string", ..., "null".
+  static std::string type_name(const nlohmann::json& v);
 
   /// Throws naming the first key that was never read, with the keys this object accepts.
   void finish() const;

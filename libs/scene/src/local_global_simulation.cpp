@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "cell_measures.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/materials/arap.hpp"
 #include "sinew/materials/corotational.hpp"
@@ -27,17 +28,6 @@ Vec3 vertex(const std::vector<double>& x, Index v) {
                x[3 * static_cast<std::size_t>(v) + 2]}};
 }
 
-// von Mises stress of the Cauchy stress sigma = P F^T / det F of the first Piola-Kirchhoff P.
-double von_mises(const Mat3& P, const Mat3& F) {
-  const double J = determinant(F);
-  if (!(std::abs(J) > 1e-300)) return 0.0;
-  Mat3 s = P * transpose(F);
-  for (double& a : s.m) a /= J;
-  const double d01 = s(0, 0) - s(1, 1), d12 = s(1, 1) - s(2, 2), d20 = s(2, 2) - s(0, 0);
-  const double shear = s(0, 1) * s(0, 1) + s(1, 2) * s(1, 2) + s(2, 0) * s(2, 0);
-  return std::sqrt(0.5 * (d01 * d01 + d12 * d12 + d20 * d20) + 3.0 * shear);
-}
-
 Mat3 first_piola(MaterialModel model, const Mat3& F, const LameParameters& lame) {
   switch (model) {
     case MaterialModel::kArap:
@@ -47,29 +37,6 @@ Mat3 first_piola(MaterialModel model, const Mat3& F, const LameParameters& lame)
     default:
       return StableNeoHookean::stress(F, lame);
   }
-}
-
-// Largest principal stretch of a triangle: sqrt of the largest eigenvalue of G0^-1 G, with G0
-// and G the Gram matrices of the rest and current edge vectors (the 3x2 F's largest singular value).
-double max_stretch(const Vec3 rest[3], const Vec3 cur[3]) {
-  auto gram = [](const Vec3 p[3], double g[3]) {
-    const Vec3 a{{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]}};
-    const Vec3 b{{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]}};
-    g[0] = dot(a, a);
-    g[1] = dot(a, b);
-    g[2] = dot(b, b);
-  };
-  double g0[3], g[3];
-  gram(rest, g0);
-  gram(cur, g);
-  const double det0 = g0[0] * g0[2] - g0[1] * g0[1];
-  if (!(det0 > 0.0)) return 0.0;
-  // M = G0^-1 G; its eigenvalues from trace and determinant.
-  const double m00 = (g0[2] * g[0] - g0[1] * g[1]) / det0, m01 = (g0[2] * g[1] - g0[1] * g[2]) / det0;
-  const double m10 = (g0[0] * g[1] - g0[1] * g[0]) / det0, m11 = (g0[0] * g[2] - g0[1] * g[1]) / det0;
-  const double tr = m00 + m11, det = m00 * m11 - m01 * m10;
-  const double lmax = 0.5 * tr + std::sqrt(std::max(0.0, 0.25 * tr * tr - det));
-  return std::sqrt(std::max(0.0, lmax));
 }
 
 // Triangle mesh of an obstacle shape in its local frame (not half-spaces).
@@ -332,7 +299,7 @@ std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
       }
       f.tets.push_back(tet);
       const Mat3 F = tet_deformation_gradient(tet_rest(X), xc);
-      stress.push_back(von_mises(first_piola(desc.model, F, d.lame), F));
+      stress.push_back(von_mises_stress(first_piola(desc.model, F, d.lame), F));
     }
     for (std::size_t t = b.first_triangle; t < b.first_triangle + b.triangle_count; ++t) {
       std::array<Index, 3> tri{};
@@ -344,7 +311,7 @@ std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
         tri[a] -= b.first_vertex;
       }
       f.triangles.push_back(tri);
-      stretch.push_back(max_stretch(rest, cur));
+      stretch.push_back(max_principal_stretch(rest, cur));
     }
     // One value per cell, tets then triangles: a field of the other kind of cell reads 0 there.
     if (b.tet_count > 0) {

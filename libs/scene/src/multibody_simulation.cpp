@@ -9,6 +9,7 @@
 #include <ostream>
 #include <set>
 
+#include "cell_measures.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
@@ -270,11 +271,7 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
         for (int d = 0; d < 3; ++d) G(d, a) = g[3 * (a + 1) + d];
       const Mat3 F = tet_deformation_gradient(rest, x.data());
       const Mat3 P = mat3_scale(1.0 / rest.volume, G * transpose(inverse3(rest.Dm_inv)));
-      const Mat3 S = mat3_scale(1.0 / determinant(F), P * transpose(F));
-      auto c = [&](int i, int j) { return 0.5 * (S(i, j) + S(j, i)); };
-      const double d01 = c(0, 0) - c(1, 1), d12 = c(1, 1) - c(2, 2), d20 = c(2, 2) - c(0, 0);
-      stress.values.push_back(std::sqrt(0.5 * (d01 * d01 + d12 * d12 + d20 * d20) +
-                                        3.0 * (c(0, 1) * c(0, 1) + c(1, 2) * c(1, 2) + c(2, 0) * c(2, 0))));
+      stress.values.push_back(von_mises_stress(P, F));
     }
     m.frame.cell_fields.push_back(std::move(stress));
     out.push_back(std::move(m));

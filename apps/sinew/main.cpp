@@ -24,7 +24,7 @@ void usage(std::FILE* out) {
       "                              dt 0.005, 400 steps, N = 2, stable_neo_hookean, results)\n"
       "  demo NAME [run options]     run a reference scene built into the program (scenes/NAME.json)\n"
       "                              as `sinew run` does, with the same options; demo --list names them\n"
-      "  run SCENE [--backend B] [--steps N] [--out DIR] [--every N] [--png] [--png-every N]\n"
+      "  run SCENE [--backend B] [--steps N | --frames N] [--out DIR] [--every N] [--png] [--png-every N]\n"
       "          [--checkpoint-every N] [--resume CHECKPOINT] [--quiet]\n"
       "                              run a scene file (scenes/*.json) to step N (default: the scene's\n"
       "                              steps) with progress; writes DIR (default results/NAME): run.csv,\n"

@@ -75,12 +75,16 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
     else
       rest.push_back(a);
   }
-  const Options o(command, rest, {"backend", "steps", "out", "png-every", "every", "checkpoint-every", "resume"});
+  const Options o(command, rest,
+                  {"backend", "steps", "frames", "out", "png-every", "every", "checkpoint-every", "resume"});
+  // --frames is another name for --steps (one frame is one time step), the word of viewers and users.
+  if (o.has("steps") && o.has("frames")) throw Error(command + ": give --steps or --frames (the same thing), not both");
+  const std::string steps_key = o.has("frames") ? "frames" : "steps";
 
   // Everything that can be refused, before any output exists.
   scene::RunOptions run;
   run.outputs = scene.outputs;
-  run.steps = o.has("steps") ? o.integer("steps", 0, 1, 1000000000) : scene.steps;
+  run.steps = o.has(steps_key) ? o.integer(steps_key, 0, 1, 1000000000) : scene.steps;
   run.outputs.every = o.integer("every", run.outputs.every, 1, 1000000000);
   run.outputs.png_every = o.integer("png-every", run.outputs.png_every, 0, 1000000000);
   if (png && run.outputs.png_every == 0) run.outputs.png_every = run.outputs.every;

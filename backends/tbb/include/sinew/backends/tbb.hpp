@@ -6,7 +6,8 @@
 
 namespace sinew {
 
-/// Adds the "tbb" backend (factory and usability probe) to @p registry.
+/// Adds the "tbb" backend (factory and usability probe) to @p registry. Its factory throws
+/// sinew::Error when BackendOptions::threads < 0 (0 = all hardware threads).
 void register_tbb_backend(BackendRegistry& registry);
 
 }  // namespace sinew

@@ -56,18 +56,19 @@ class BroadPhase {
   void build(const std::vector<Aabb>& boxes);
 
   /// Updates the structure after the primitives moved (same n): a refit or a rebuild.
-  /// @throws sinew::Error if the count differs from build() or a box is invalid.
+  /// @throws sinew::Error before build(), if the count differs from build() or a box is invalid.
   void update(const std::vector<Aabb>& boxes);
 
   /// Pairs (i, j), i < j, of primitives within @p margin (overlaps(box_i, box_j, margin)).
   /// With @p vertices ((n x 3), see ElementVertices) pairs that share a vertex are skipped.
-  /// @throws sinew::Error if margin < 0 or is not finite, or vertices has the wrong size.
+  /// @throws sinew::Error before build(), if margin < 0 or is not finite, or vertices has the wrong size.
   std::vector<CandidatePair> self_pairs(double margin, const ElementVertices* vertices = nullptr) const;
 
   /// Pairs (q, i) of query box q and primitive i within @p margin. With both @p query_vertices
   /// ((n_queries x 3)) and @p vertices ((n x 3)), pairs sharing a vertex are skipped (e.g. a
   /// mesh vertex against its own incident triangles).
-  /// @throws sinew::Error on a bad margin, an invalid query box or wrongly sized vertex lists.
+  /// @throws sinew::Error before build(), on a bad margin, an invalid query box or wrongly sized
+  /// vertex lists.
   std::vector<CandidatePair> query_pairs(const std::vector<Aabb>& queries, double margin,
                                          const ElementVertices* query_vertices = nullptr,
                                          const ElementVertices* vertices = nullptr) const;
@@ -112,7 +113,8 @@ class BroadPhase {
 };
 
 /// Makes a broad phase by name: "bvh" (AABB tree, Bvh) or "hash" (uniform spatial hash).
-/// @throws sinew::Error naming the known names for any other name.
+/// @throws sinew::Error naming the known names for any other name, or when leaf_size < 1,
+/// rebuild_ratio < 1 or cell_size is negative or not finite.
 std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseParams& params = {});
 
 /// Boxes of triangles: (n_triangles) boxes of the positions ((n_vertices) points) indexed by

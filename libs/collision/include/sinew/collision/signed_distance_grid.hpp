@@ -83,7 +83,8 @@ class SignedDistanceGrid {
   /// @param triangles (n_triangles x 3) vertex indices, counter-clockwise seen from outside.
   /// @param params grid spacing and padding.
   /// @throws sinew::Error for an empty mesh, an index out of range (naming the triangle), a
-  /// mesh that is not closed (naming an edge and how many triangles share it), bad params.
+  /// mesh that is not closed (naming an edge and how many triangles share it), a mesh of zero
+  /// extent, bad params (cell_size < 0, padding < 1) or a grid of more than 1e9 nodes.
   void build(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
              const SdfGridParams& params = {});
 

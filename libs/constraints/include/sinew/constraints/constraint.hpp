@@ -49,9 +49,11 @@ struct ConstraintRows {
   Index next_row() const { return rows(); }
   /// Appends a block of @p kind (1 or 3 rows) with per-row phi and target, hard (c = d = 0);
   /// returns the index of its first row. Jacobian entries are added separately.
+  /// @p phi and @p target have block_size(kind) entries; throws sinew::Error otherwise.
   Index add_block(BlockKind kind, double mu, const std::vector<double>& phi, const std::vector<double>& target,
                   const std::string& label);
   /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
+  /// Throws sinew::Error when the range leaves [0, rows()) or c, d are negative or not finite.
   void set_compliance(Index first, Index count, double c, double d);
   /// Removes every row, keeping capacity.
   void clear();

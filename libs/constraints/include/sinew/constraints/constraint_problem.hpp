@@ -101,7 +101,8 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 /// @throws sinew::Error on invalid input or an M that is not positive definite.
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver);
 
-/// v = M^-1 (H r + f) for a solver that holds M's factorization (from to_delassus()).
+/// v = M^-1 (H r + f) for a solver that holds M's factorization (from to_delassus()); @p r has m
+/// entries, v has n. Throws sinew::Error when the solver is not factored with n rows or r's size differs.
 Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver,
                                 const Eigen::VectorXd& r);
 

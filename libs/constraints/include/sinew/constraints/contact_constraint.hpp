@@ -69,7 +69,8 @@ class ContactConstraint final : public Constraint {
   /// Adds a collider @p shape carried by rigid body @p body; returns its index.
   Index add_body_collider(Index body, const Shape& shape);
   /// Adds the particles [first, first + count) as contact points against the obstacles (e.g. the
-  /// vertices of a deformable body from scene::add_deformable_body()).
+  /// vertices of a deformable body from scene::add_deformable_body()). Throws sinew::Error when
+  /// first or count is negative.
   void add_particles(Index first, Index count);
 
   /// The parameters in use.
@@ -78,6 +79,8 @@ class ContactConstraint final : public Constraint {
   void set_mu(double mu);
 
   std::string name() const override { return name_; }
+  /// Throws sinew::Error for a collider body or particle missing from @p system, or a shape pair
+  /// (collider-obstacle, collider-collider) without a contact function.
   void check(const model::MechanicalSystem& system) const override;
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 

@@ -87,6 +87,7 @@ void write_fclib_local(const std::string& path, const FclibLocalProblem& problem
                        const FclibSolution* solution = nullptr);
 
 /// Writes a global problem (and @p solution, when given) atomically; see write_fclib_local().
+/// @throws sinew::Error as write_fclib_local() does.
 void write_fclib_global(const std::string& path, const FclibGlobalProblem& problem,
                         const FclibSolution* solution = nullptr);
 

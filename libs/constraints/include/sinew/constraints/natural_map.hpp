@@ -39,7 +39,8 @@ SINEW_HD void project_on_cone(double* x, double mu) {
   x[2] *= scale;
 }
 
-/// Squared natural-map residual of one circular-cone contact (FCLIB/Siconos unitary error).
+/// Squared natural-map residual ||r - proj_K(r - (u + mu ||u_T|| e_n))||^2 of one circular-cone
+/// contact (FCLIB/Siconos unitary error); @p u and @p r hold 3 entries (n, t1, t2).
 SINEW_HD double contact_natural_map_squared(const double* u, const double* r, double mu) {
   double x[3] = {r[0] - u[0] - mu * std::sqrt(u[1] * u[1] + u[2] * u[2]), r[1] - u[1], r[2] - u[2]};
   project_on_cone(x, mu);
@@ -47,7 +48,8 @@ SINEW_HD double contact_natural_map_squared(const double* u, const double* r, do
   return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
-/// Squared natural-map residual of one box-friction contact.
+/// Squared natural-map residual of one box-friction contact (see the file comment); @p u and @p r
+/// hold 3 entries (n, t1, t2).
 SINEW_HD double box_contact_natural_map_squared(const double* u, const double* r, double mu) {
   const double pn = r[0] - u[0] > 0.0 ? r[0] - u[0] : 0.0;
   double sum = (r[0] - pn) * (r[0] - pn);
@@ -73,6 +75,7 @@ struct NaturalMapError {
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r);
 
 /// The same with u = W r + q given (m), to avoid a second product.
+/// @throws sinew::Error when r or u has a size other than m.
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 
 }  // namespace sinew::constraints

@@ -26,7 +26,7 @@ struct PgsOptions {
 /// The error is the natural-map error (natural_map.hpp), evaluated after every sweep.
 class PgsSolver final : public ConstraintSolver {
  public:
-  /// A solver with @p options; throws sinew::Error unless 0 < relaxation < 2.
+  /// A solver with @p options; throws sinew::Error unless 0 < relaxation < 2 and max_iterations >= 1.
   explicit PgsSolver(const PgsOptions& options = {});
   std::string name() const override { return "pgs"; }
 

@@ -47,7 +47,8 @@ struct SapOptions {
 /// circular kinds; box friction is rejected. Problem compliance adds to R.
 class SapSolver {
  public:
-  /// A solver with @p options; throws sinew::Error on non-positive parameters.
+  /// A solver with @p options; throws sinew::Error on non-positive parameters (tolerance,
+  /// rigid_fraction, sigma), max_iterations < 1 or max_step < 1.
   explicit SapSolver(const SapOptions& options = {});
   /// Short name.
   std::string name() const { return "sap"; }
@@ -55,7 +56,8 @@ class SapSolver {
   /// Solves @p problem; @p solution.r (m) is the warm start when non-empty (v starts at
   /// M^-1 (H r + f)). It stops on the scaled gradient (SapOptions::stop); the report's error and
   /// error_history are the natural-map error of the original problem (natural_map.hpp).
-  /// @throws sinew::Error on invalid input or box-friction blocks.
+  /// @throws sinew::Error on invalid input, box-friction blocks, a warm start r of a size other
+  ///         than 0 or m, or an M that is not positive definite.
   SolverReport solve(const GlobalProblem& problem, GlobalSolution& solution);
   /// (m) the regularization R of the last solve (FCLIB row order): its optimum solves the local
   /// problem with W + diag(R) and Anitescu's law.

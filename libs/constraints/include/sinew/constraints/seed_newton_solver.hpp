@@ -98,7 +98,10 @@ struct SeedNewtonOptions {
 /// bits. report.inner_iterations counts CR iterations.
 class SeedNewtonSolver final : public ConstraintSolver {
  public:
-  /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options.
+  /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options
+  /// (max_iterations or cr_iterations < 1, tolerance, proximal or line_search_steps < 0,
+  /// proximal_growth or proximal_range < 1, cr_tolerance outside [0, 1)) or a backend that runs
+  /// no host code and has no CUDA kernel. solve() throws for box-friction blocks.
   explicit SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options = {});
   ~SeedNewtonSolver() override;
   /// "newton-cr-fb" or "newton-cr-minmap".

@@ -67,7 +67,8 @@ class SeedNewtonStep {
                const std::vector<double>& rho = {});
   /// Number of rows m of the prepared problem.
   Index rows() const;
-  /// u = W r + q, all (m) on the backend.
+  /// u = W r + q, all (m) on the backend. Throws sinew::Error before prepare() (as do direction()
+  /// and step()).
   void velocity(const DeviceArray<double>& q, const DeviceArray<double>& r, DeviceArray<double>& u);
   /// The Newton direction at (@p u, @p r) (each (m), u = W r + q) into dr(), with the proximal
   /// term @p proximal rho added to the coupled rows' E (0 = the seed's step). Returns CR's result.

@@ -46,6 +46,8 @@ class RangeKernel {
 
 /// Abstract compute backend: memory, BLAS-1, sparse and batch-physics kernels.
 /// Make one with sinew::make_backend(name) (library sinew::backends).
+/// Precondition of every public kernel: its arrays and matrices were allocated on this backend
+/// and have the sizes stated; otherwise it throws sinew::Error naming the argument.
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -63,7 +65,8 @@ class Backend {
 
   // ---------------------------------------------------------------- memory
 
-  /// Allocates @p n uninitialised elements of T in this backend's memory.
+  /// Allocates @p n uninitialised elements of T in this backend's memory; throws sinew::Error when
+  /// out of memory.
   template <class T>
   DeviceArray<T> allocate(std::size_t n) {
     return DeviceArray<T>(*this, n);
@@ -139,14 +142,17 @@ class Backend {
              DeviceArray<double>& Y);
   /// Symbolic phase of C = A B: returns C with its pattern (sorted columns) and zero values.
   /// Reuse it with spgemm_numeric() for as long as A and B keep their patterns.
+  /// Throws sinew::Error when A.cols != B.rows.
   DeviceCsr spgemm_symbolic(const DeviceCsr& A, const DeviceCsr& B);
   /// Numeric phase of C = A B into a C made by spgemm_symbolic(A, B) (same patterns of A, B).
+  /// Throws sinew::Error when C is not rows(A) x cols(B) or A.cols != B.rows.
   void spgemm_numeric(const DeviceCsr& A, const DeviceCsr& B, DeviceCsr& C);
 
   // ---------------------------------------------------------------- batch physics
 
   /// R_e = polar rotation of F_e for each of n elements (F, R: (n x 9), each 3x3 row-major);
-  /// the closest proper rotation, also for inverted F_e (sinew::polar_rotation).
+  /// the closest proper rotation, also for inverted F_e (sinew::polar_rotation). Throws
+  /// sinew::Error when F.size() is not a multiple of 9 or R.size() != F.size().
   void polar3(const DeviceArray<double>& F, DeviceArray<double>& R);
 
   /// True when this backend's memory is host memory and its threads run host code, so that

@@ -27,7 +27,7 @@ class DeviceArray {
  public:
   /// An empty array that belongs to no backend.
   DeviceArray() = default;
-  /// Allocates @p n uninitialised elements on @p backend.
+  /// Allocates @p n uninitialised elements on @p backend; throws sinew::Error when out of memory.
   DeviceArray(Backend& backend, std::size_t n)
       : backend_(&backend), data_(static_cast<T*>(detail::backend_allocate(backend, n * sizeof(T)))), size_(n) {}
   /// Frees the memory.

@@ -67,10 +67,12 @@ void validate_csr_pattern(Index rows, Index cols, const std::vector<Index>& row_
                           const char* what);
 
 /// Uploads a host CSR matrix after validate_csr_pattern(); values.size() must equal nnz.
+/// Throws sinew::Error when the pattern is invalid or the value count differs.
 DeviceCsr upload_csr(Backend& backend, Index rows, Index cols, const std::vector<Index>& row_ptr,
                      const std::vector<Index>& col_idx, const std::vector<double>& values);
 
 /// Uploads a host 3x3-block matrix after validating its block pattern; values.size() = 9 nnzb.
+/// Throws sinew::Error when the pattern is invalid or the value count differs.
 DeviceBsr3 upload_bsr3(Backend& backend, Index block_rows, Index block_cols, const std::vector<Index>& row_ptr,
                        const std::vector<Index>& col_idx, const std::vector<double>& values);
 

@@ -23,7 +23,8 @@ constraints::FclibGlobalProblem to_fclib_global(const constraints::GlobalProblem
 
 /// Writes @p problem (and, when @p v and @p r are non-empty, the solution v (n), r (m) with
 /// u = H^T v + w) to the FCLIB file @p path, atomically (write_fclib_global()).
-/// @throws sinew::Error as to_fclib_global() and write_fclib_global() do.
+/// @throws sinew::Error as to_fclib_global() and write_fclib_global() do, or when only one of
+///         v, r is given or their sizes are not problem.velocities() and problem.rows().
 void write_step_fclib(const std::string& path, const constraints::GlobalProblem& problem,
                       const constraints::FclibInfo& info = {}, const Eigen::VectorXd& v = {},
                       const Eigen::VectorXd& r = {});

@@ -244,7 +244,8 @@ class LocalGlobalIntegrator {
   /// Writes everything the next steps depend on beyond the description and options (steps taken,
   /// positions, velocities, target positions, cable pulls, obstacle poses and motions, the
   /// contact warm start) to @p out, doubles as raw bits, so that restore() on an integrator built
-  /// from the same description and options continues bit for bit.
+  /// from the same description and options continues bit for bit. @throws sinew::Error when
+  /// writing to @p out fails.
   void save(std::ostream& out) const;
   /// Reads what save() wrote. @throws sinew::Error when the data is truncated or its sizes do not
   /// fit this integrator (vertices, targets, cables, obstacles); the state is then unchanged.

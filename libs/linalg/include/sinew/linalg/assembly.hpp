@@ -72,8 +72,10 @@ class MatrixAssembler {
   /// A += J_r^T B J_c: the dense @p block placed with its top-left corner at (row, col).
   void add_block(Index row, Index col, const Eigen::Ref<const Eigen::MatrixXd>& block);
   /// A(dofs[a], dofs[b]) += local(a, b): an element matrix scattered by its DOF map.
+  /// @p local is k x k with k = dofs.size(); throws sinew::Error otherwise.
   void add_scattered(const std::vector<Index>& dofs, const Eigen::Ref<const Eigen::MatrixXd>& local);
-  /// The CSR sum (duplicates summed in the order added).
+  /// The CSR sum (duplicates summed in the order added). Throws sinew::Error naming the first
+  /// position outside rows x cols.
   CsrMatrix build() const;
   /// The plan of the current positions, to re-assemble new values later without rebuilding.
   AssemblyPlan plan() const { return AssemblyPlan(rows_, cols_, positions_); }
@@ -86,9 +88,9 @@ class MatrixAssembler {
   std::vector<double> values_;
 };
 
-/// Builds the CSR matrix of @p plan with @p values from AssemblyPlan::assemble().
+/// Builds the CSR matrix of @p plan with @p values from AssemblyPlan::assemble() (nnz entries).
 CsrMatrix to_csr(const AssemblyPlan& plan, std::vector<double> values);
-/// Builds the 3x3-block matrix of a width-9 @p plan with @p values from AssemblyPlan::assemble().
+/// Builds the 3x3-block matrix of a width-9 @p plan with @p values from AssemblyPlan::assemble() (9 nnzb).
 Bsr3Matrix to_bsr3(const AssemblyPlan& plan, std::vector<double> values);
 
 }  // namespace sinew

@@ -152,10 +152,12 @@ class BaraffSolver {
   /// "sparsesolve" (Section 7.3) of @f$Hx = z@f$ for the primary constraints only, in natural
   /// numbering: @p rhs and @p x are (num_dofs + num_multipliers), body blocks then constraint
   /// blocks. Auxiliary rows are ignored. O(n), no allocation once @p x and @p ws are sized.
+  /// @throws sinew::Error when rhs has the wrong size or the last factor() threw (as every solve).
   void solve_kkt(const Eigen::Ref<const Eigen::VectorXd>& rhs, BaraffWorkspace& ws, Eigen::VectorXd& x) const;
 
   /// The primary multipliers of eq. (7), @f$JM^{-1}J^T\lambda = b@f$, by solving eq. (8),
   /// @f$Hx = (0, -b)@f$, as the paper does. @p b and @p lambda are (num_multipliers).
+  /// @throws sinew::Error when b has the wrong size or there is no valid factorization.
   void solve_multipliers(const Eigen::Ref<const Eigen::VectorXd>& b, BaraffWorkspace& ws,
                          Eigen::VectorXd& lambda) const;
 
@@ -188,7 +190,8 @@ class BaraffSolver {
 
   /// First half of an auxiliary solve (Section 8.2 steps 2-3): solves for the motion without
   /// auxiliary forces, keeps it in @p ws, and returns q (k) with @f$a = A\mu + q@f$ (eq. (12)).
-  /// Sizes as in solve(). Continue with finish().
+  /// Sizes as in solve(). Continue with finish(). @throws sinew::Error on wrong sizes (aux_bias: k)
+  /// or when there is no valid factorization.
   const Eigen::VectorXd& auxiliary_rhs(const Eigen::Ref<const Eigen::VectorXd>& force,
                                        const Eigen::Ref<const Eigen::VectorXd>& bias,
                                        const Eigen::Ref<const Eigen::VectorXd>& aux_bias, BaraffWorkspace& ws) const;

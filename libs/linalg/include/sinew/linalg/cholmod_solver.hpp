@@ -45,7 +45,8 @@ struct CholeskyFactor {
 };
 
 /// Sparse Cholesky through CHOLMOD. Each solver owns its cholmod_common, so several solvers
-/// may live (and run on different threads) in one process.
+/// may live (and run on different threads) in one process. compute() also throws sinew::Error
+/// when CHOLMOD's analysis, factorization or solve fails (with its status).
 class CholmodSolver final : public LinearSolver {
  public:
   /// A solver with the given options; compute() does the work.
@@ -60,6 +61,7 @@ class CholmodSolver final : public LinearSolver {
   /// True when the current factor is supernodal.
   bool supernodal() const;
   /// A simplicial copy of L (padding zeros kept) with the permutation, for the sparse inverse.
+  /// Throws sinew::Error before a successful compute() or when CHOLMOD cannot convert or export L.
   CholeskyFactor factor() const;
 
  protected:

@@ -51,9 +51,9 @@ EigenCsr to_eigen(const CsrMatrix& A);
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.
 CsrMatrix from_eigen(const EigenCsr& A);
 
-/// Uploads @p A (validated) to @p backend.
+/// Uploads @p A to @p backend; throws sinew::Error when A fails CsrMatrix::validate().
 DeviceCsr to_device(Backend& backend, const CsrMatrix& A);
-/// Uploads @p A (validated) to @p backend.
+/// Uploads @p A to @p backend; throws sinew::Error when A fails Bsr3Matrix::validate().
 DeviceBsr3 to_device(Backend& backend, const Bsr3Matrix& A);
 /// Downloads a backend matrix into host memory.
 CsrMatrix to_host(Backend& backend, const DeviceCsr& A);

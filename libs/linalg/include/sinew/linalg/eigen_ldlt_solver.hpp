@@ -10,7 +10,8 @@
 
 namespace sinew {
 
-/// Sparse LDL^T through Eigen::SimplicialLDLT (AMD ordering).
+/// Sparse LDL^T through Eigen::SimplicialLDLT (AMD ordering). compute() throws sinew::Error on a
+/// zero pivot or a non-positive D entry (A not positive definite).
 class EigenLdltSolver final : public LinearSolver {
  public:
   EigenLdltSolver();

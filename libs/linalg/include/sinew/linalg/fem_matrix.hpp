@@ -19,11 +19,13 @@ struct GridSize {
 /// Symmetric positive-definite 3x3-block matrix M + K of a vertex grid where every vertex is
 /// coupled to its up-to-26 neighbours (the 27-point pattern of trilinear hexahedral FEM): K is
 /// the stiffness of axial springs along each coupling (blocks w (d d^T + I/10) for the unit
-/// direction d) and M = I a lumped mass. Columns come out sorted.
+/// direction d) and M = I a lumped mass. Columns come out sorted. Size 3V x 3V, V = vertices().
+/// Throws sinew::Error when a dimension is < 1 or the entries overflow 32-bit indices.
 Bsr3Matrix fem_grid_matrix(const GridSize& size);
 
 /// The scalar counterpart (one row per vertex): graph Laplacian of the same 27-point coupling
-/// plus the identity, so that fem_grid_scalar_matrix (x) I_3 is a per-vertex system.
+/// plus the identity, so that fem_grid_scalar_matrix (x) I_3 is a per-vertex system. V x V;
+/// throws as fem_grid_matrix.
 CsrMatrix fem_grid_scalar_matrix(const GridSize& size);
 
 /// A square cloth: an nx x ny grid of vertices, each quad split into two triangles.
@@ -43,7 +45,9 @@ struct ClothGrid {
 /// The scalar system matrix A_s = m I + h^2 w L of a cloth with stretching edges only (the
 /// horizontal, vertical and one diagonal edge of every quad; L the edge-graph Laplacian), so
 /// that the projective-dynamics matrix A = M + h^2 sum_i w_i G_i^T G_i (real-time hyperelastic
-/// paper, eq. (6)) is A_s (x) I_3: the matrices of the paper's Table 1 (no bending).
+/// paper, eq. (6)) is A_s (x) I_3: the matrices of the paper's Table 1 (no bending). V x V,
+/// V = cloth.vertices(). Throws sinew::Error for fewer than 2x2 vertices, mass or time_step <= 0
+/// or stiffness < 0.
 CsrMatrix cloth_stretch_matrix(const ClothGrid& cloth);
 
 }  // namespace sinew

@@ -54,8 +54,9 @@ class KrylovSolver {
 
   /// Solves A x = b starting from the given x (n = A.rows() entries each). With
   /// @p inverse_diagonal (n positive entries, e.g. 1 / diag(A)), the solve is preconditioned by
-  /// M^-1 = diag(inverse_diagonal). Throws sinew::Error on size mismatches only; numerical
-  /// trouble is reported in the result.
+  /// M^-1 = diag(inverse_diagonal). Vectors live on this solver's backend. Throws sinew::Error
+  /// on size mismatches, tolerance < 0 or max_iterations < 0 only; numerical trouble is reported
+  /// in the result.
   KrylovResult solve(LinearOperator& A, const DeviceArray<double>& b, DeviceArray<double>& x,
                      const KrylovOptions& options = {}, const DeviceArray<double>* inverse_diagonal = nullptr);
   /// Short name, e.g. "cg".

@@ -20,7 +20,8 @@ class LinearOperator {
 /// A stored square CSR matrix as a LinearOperator (one SpMV per apply).
 class CsrOperator final : public LinearOperator {
  public:
-  /// Wraps @p A (square, kept by reference: it must outlive the operator) on @p backend.
+  /// Wraps @p A (square, kept by reference: it must outlive the operator) on @p backend, where A
+  /// must live. Throws sinew::Error when A is not square.
   CsrOperator(Backend& backend, const DeviceCsr& A) : backend_(&backend), A_(&A) {
     if (A.rows != A.cols)
       throw Error("CsrOperator: expected a square matrix, got " + std::to_string(A.rows) + "x" +

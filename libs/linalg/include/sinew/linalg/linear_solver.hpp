@@ -25,11 +25,12 @@ class LinearSolver {
   /// sinew::Error when A is not square, not symmetric, has non-finite entries, or is not
   /// positive definite (naming the failing pivot).
   void compute(const CsrMatrix& A);
-  /// Numeric refactorization with new values on the pattern given to compute().
+  /// Numeric refactorization with new values on the pattern given to compute(). Throws sinew::Error
+  /// before compute(), for a different pattern, or for the matrix failures of compute().
   void factorize(const CsrMatrix& A);
-  /// x = A^-1 b (b: rows()).
+  /// x = A^-1 b (b and x: rows()). Throws sinew::Error before a successful compute() or for a wrong size.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
-  /// X = A^-1 B for every column of B (rows() x k).
+  /// X = A^-1 B for every column of B (B and X: rows() x k). Throws as the vector overload.
   Eigen::MatrixXd solve(const Eigen::MatrixXd& B) const;
 
   /// Dimension of the factored matrix (0 before compute()).

@@ -61,9 +61,10 @@ class DynamicalSystem {
   virtual bool has_potential() const { return false; }
 
   /// Potential energy V(t, q) of the conservative part of F (only meaningful if has_potential()).
+  /// The default throws sinew::Error (no potential).
   virtual double potential_energy(double t, const Eigen::VectorXd& q) const;
 
-  /// Kinetic energy u^T M(q) u / 2.
+  /// Kinetic energy u^T M(q) u / 2; throws sinew::Error unless u has num_velocities() entries.
   virtual double kinetic_energy(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u) const;
 
   /// Velocity DOFs held fixed (zero velocity, positions unchanged). Every integrator honours

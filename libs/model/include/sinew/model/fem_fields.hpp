@@ -53,7 +53,8 @@ class MembraneField final : public ForceField {
  public:
   /// A field of @p model with @p parameters.
   MembraneField(MaterialModel model, const ElasticParameters& parameters);
-  /// Adds a triangle whose rest shape is the particles' initial positions (checked).
+  /// Adds a triangle whose rest shape is the particles' initial positions; throws sinew::Error
+  /// naming the triangle when a node is out of range or the rest triangle is degenerate.
   void add(const MechanicalSystem& system, const std::array<Index, 3>& nodes);
 
   std::string name() const override { return "membranes"; }
@@ -76,7 +77,8 @@ class MembraneField final : public ForceField {
 class BendingField final : public ForceField {
  public:
   /// Adds a hinge with bending stiffness @p stiffness (>= 0), rest shape from the particles'
-  /// initial positions (flat rest state assumed, as the energy is).
+  /// initial positions (flat rest state assumed, as the energy is). Throws sinew::Error naming the
+  /// hinge for a negative or non-finite stiffness, a node out of range or a degenerate triangle.
   void add(const MechanicalSystem& system, const std::array<Index, 4>& nodes, double stiffness);
 
   std::string name() const override { return "bending hinges"; }

@@ -63,7 +63,7 @@ class ForceField {
   /// True when the forces at zero velocity are -dV/dq of energy() (velocity terms pure damping).
   virtual bool is_conservative() const { return false; }
 
-  /// Potential energy V at @p s; throws unless is_conservative().
+  /// Potential energy V at @p s; throws sinew::Error unless is_conservative().
   virtual double energy(const SystemState& s) const;
 };
 

@@ -21,7 +21,7 @@ class FrameSpringField final : public ForceField {
   static constexpr Index kWorldFrame = -1;
 
   /// Adds a spring between body @p a and body @p b (or kWorldFrame); coefficients checked by
-  /// materials' validate().
+  /// materials' validate(). Throws sinew::Error when a == b or a coefficient is invalid.
   void add(Index a, Index b, const FrameSpring& spring);
 
   std::string name() const override { return "frame springs"; }

@@ -19,7 +19,9 @@ class MechanicalSystem;
 /// A map x = g(q) from a system's positions to derived coordinates with velocity Jacobian
 /// J(q) (output_velocity_size() x num_velocities(), v = J u) and the velocity-product term
 /// Jdot u of the derived acceleration a = J udot + Jdot u. Public methods check sizes and
-/// evaluate the system state; protected virtual do_* methods do the work.
+/// evaluate the system state; protected virtual do_* methods do the work. They throw
+/// sinew::Error (MechanicalSystem::evaluate_state()) when q or u has the wrong size or a body
+/// quaternion is not unit.
 class Mapping {
  public:
   virtual ~Mapping() = default;

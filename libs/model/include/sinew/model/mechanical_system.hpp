@@ -71,11 +71,13 @@ class MechanicalSystem : public DynamicalSystem {
                  const Vec3& angular_velocity = Vec3{{0, 0, 0}});
 
   /// Gravity acceleration g (world), applied to every particle and to each body's centre of mass.
+  /// Throws sinew::Error when g is not finite.
   void set_gravity(const Vec3& g);
   /// Gravity acceleration g.
   const Vec3& gravity() const { return gravity_; }
 
-  /// Adds a force field after checking it against the system (ForceField::check()).
+  /// Adds a force field after checking it against the system (ForceField::check()). Throws
+  /// sinew::Error for a null field or what check() throws.
   void add_force_field(std::shared_ptr<const ForceField> field);
 
   /// Holds particle @p i at zero velocity (listed in fixed_velocity_dofs()).
@@ -87,9 +89,9 @@ class MechanicalSystem : public DynamicalSystem {
   Index num_particles() const { return static_cast<Index>(particles_.size()); }
   /// Number of rigid bodies.
   Index num_bodies() const { return static_cast<Index>(bodies_.size()); }
-  /// Particle @p i (checked).
+  /// Particle @p i (checked: sinew::Error when out of range).
   const Particle& particle(Index i) const;
-  /// Body @p b (checked).
+  /// Body @p b (checked: sinew::Error when out of range).
   const RigidBody& body(Index b) const;
   /// A label such as "particle 3 'tip'" or "body 0" for messages.
   std::string particle_label(Index i) const;
@@ -114,7 +116,7 @@ class MechanicalSystem : public DynamicalSystem {
   /// The velocity DOFs of the component carrying @p p (none for a world point), appended.
   void append_point_dofs(const PointRef& p, std::vector<Index>& dofs) const;
 
-  /// Position of particle @p i in @p q.
+  /// Position of particle @p i in @p q (num_positions() entries, else sinew::Error; as the three below).
   Vec3 particle_position(const Eigen::VectorXd& q, Index i) const;
   /// Writes the position of particle @p i into @p q.
   void set_particle_position(Eigen::VectorXd& q, Index i, const Vec3& x) const;

@@ -22,6 +22,7 @@ class PointLoadField final : public ForceField {
   /// Applies the constant world force @p force at @p point (finite, checked).
   void add(const PointRef& point, const Vec3& force);
   /// Applies the world force @p history(t) at @p point (then the field has no potential).
+  /// Throws sinew::Error when @p history is empty.
   void add(const PointRef& point, ForceHistory history);
 
   std::string name() const override { return "point loads"; }

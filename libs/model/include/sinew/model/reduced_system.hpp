@@ -71,9 +71,11 @@ class ReducedSystem : public DynamicalSystem {
   void attach_particle(Index i, const MappedPoint& masters);
   /// Attaches particle @p i to body @p b at its current (initial) place in the body.
   void attach_particle_to_body(Index i, Index b);
-  /// Attaches body @p child rigidly to body @p parent at their initial relative pose.
+  /// Attaches body @p child rigidly to body @p parent at their initial relative pose. Throws
+  /// sinew::Error for an index out of range, child == parent, or a child already attached or driven.
   void attach_body(Index child, Index parent);
-  /// Prescribes the motion of particle @p i.
+  /// Prescribes the motion of particle @p i. Throws sinew::Error for an index out of range, a
+  /// particle already attached or driven, or an empty @p drive (as drive_body()).
   void drive_particle(Index i, ParticleDrive drive);
   /// Prescribes the motion of body @p b (its twist in the model's world convention).
   void drive_body(Index b, BodyDrive drive);

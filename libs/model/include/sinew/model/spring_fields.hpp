@@ -26,7 +26,7 @@ class AxialSpringField final : public ForceField {
  public:
   /// Adds a linear spring between @p a and @p b (parameters checked by materials' validate()).
   void add(const PointRef& a, const PointRef& b, const LinearAxialSpring& spring);
-  /// Adds a spring with a general law between @p a and @p b.
+  /// Adds a spring with a general law between @p a and @p b; throws sinew::Error when @p law is empty.
   void add(const PointRef& a, const PointRef& b, AxialLaw law);
   /// Number of springs.
   Index size() const { return static_cast<Index>(springs_.size()); }
@@ -57,9 +57,10 @@ class AxialSpringField final : public ForceField {
 /// L, so a spring with passive segments has no energy (is_conservative() is false).
 class MultiPointSpringField final : public ForceField {
  public:
-  /// Adds a spring through @p points (at least 2) with a linear law; returns its index.
+  /// Adds a spring through @p points (at least 2, else sinew::Error) with a linear law; returns its index.
   Index add(const std::vector<PointRef>& points, const LinearAxialSpring& spring);
   /// Adds a spring through @p points (at least 2) with a general law F(L, Ldot); returns its index.
+  /// Throws sinew::Error for fewer points or an empty @p law.
   Index add(const std::vector<PointRef>& points, AxialLaw law);
   /// Sets which segments of spring @p k count in L (one flag per segment; all active initially).
   /// Throws sinew::Error on a bad index or a flag count other than the segment count.

@@ -83,14 +83,14 @@ ContactScene fem_incline_scene(double angle, double mu);
 /// at z = 1 m), friction @p mu: the ends fall over two edges and the links on the top and
 /// around the edges are in contact. Link colliders are 0.08 m long so that neighbours never
 /// touch. rich_contact_steps = 250 (h = 1 ms): the ends are falling over the edges; 21 contacts
-/// for 20 links (several per link on the top, redundant with the joints).
+/// for 20 links (several per link on the top, redundant with the joints). Throws sinew::Error when links < 2.
 ContactScene chain_over_box_scene(int links = 20, double mu = 0.3);
 
 /// A square cloth of @p n x @p n particles (0.6 m side, 0.1 kg/m^2, StVK membrane E = 1e3 N/m,
 /// nu = 0.3) dropped from 1 cm onto the top corner of a static box (the corner at the origin,
 /// the box in x, y, z < 0) with friction @p mu: a quarter of the cloth lands on the top face, the
 /// rest falls past the two top edges. rich_contact_steps = 150: every particle over the top face
-/// in contact (100 at 20 x 20, 21 at 10 x 10).
+/// in contact (100 at 20 x 20, 21 at 10 x 10). Throws sinew::Error when n < 2.
 ContactScene cloth_on_corner_scene(int n = 20, double mu = 0.3);
 
 /// Every scene above at its default size (for the solver benchmarks and the FCLIB export). Not

@@ -44,7 +44,8 @@ struct MpiSweepOptions {
 /// with options.threads threads, default 1). Variants already recorded under options.out_dir are
 /// skipped as in run_sweep(). A variant that throws is recorded as failed on its rank and
 /// reported to rank 0. Returns the result on rank 0 (after writing summary.csv and timings.csv),
-/// nullopt on the others.
+/// nullopt on the others. @throws sinew::Error when the output folder cannot be written, or on
+/// rank 0 when a rank's result message does not parse (a protocol error, not a variant's).
 std::optional<SweepResult> run_sweep_mpi(const SweepFile& sweep, const SweepOptions& options,
                                          const MpiSweepOptions& mpi = {});
 

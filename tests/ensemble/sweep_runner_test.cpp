@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -78,6 +79,27 @@ TEST(RunSweep, AFailingVariantIsRecordedAndTheOthersComplete) {
   const std::string summary = text_of(r.summary);
   EXPECT_NE(summary.find("\n2,-0.5,nan,nan,nan,failed,\"small.json variant 2 (mu=-0.5)"), std::string::npos) << summary;
   EXPECT_NE(text_of(dir / "timings.csv").find("variant,wall_seconds,reused\n0,"), std::string::npos);
+}
+
+// A variant that fails numerically mid-run (the cantilever's Newton solve allowed one iteration to
+// reach 1e-14) is recorded with the integrator's reason; the other variant of the same scene runs.
+TEST(RunSweep, AVariantFailingNumericallyIsRecorded) {
+  const SweepFile s = parse_sweep(R"({"base_scene": "cantilever.json",
+    "set": {"/steps": 3, "/bodies/0/mesh/box/cells": [4, 1, 1], "/outputs": {"vtu": false}},
+    "parameters": [{"pointer": "/integrator/newton", "name": "newton", "values": [{"max_iterations": 30},
+        {"max_iterations": 1, "relative_tolerance": 1e-14, "absolute_tolerance": 0}]}],
+    "outputs": [{"name": "ke", "scalar": "kinetic_energy"}]})",
+                                  "newton.json", SINEW_SCENES_DIR);
+  const SweepResult r = run(s, fresh_dir("numerical"), 2);
+  ASSERT_EQ(r.variants.size(), 2u);
+  EXPECT_TRUE(r.variants[0].ok) << r.variants[0].error;
+  EXPECT_GT(r.variants[0].outputs[0], 0.0) << "the beam starts to fall";
+  EXPECT_FALSE(r.variants[1].ok);
+  EXPECT_NE(r.variants[1].error.find("step 1 (from t = 0 s) failed: implicit_euler: Newton did not converge"),
+            std::string::npos)
+      << r.variants[1].error;
+  EXPECT_TRUE(std::isnan(r.variants[1].outputs[0]));
+  EXPECT_NE(text_of(r.summary).find("\n1,\"{\"\"absolute_tolerance\"\":0,"), std::string::npos) << text_of(r.summary);
 }
 
 TEST(RunSweep, ARerunReusesRecordedVariants) {

@@ -5,7 +5,10 @@ target_compile_options(sinew_compile_options INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${SINEW_WARNINGS_AS_ERRORS}>>:-Werror>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${SINEW_WARNINGS_AS_ERRORS}>>:-Werror=all-warnings>
-  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+  # Shared builds: calls inside a library may be inlined as in a static build (nothing of sinew is
+  # meant to be interposed by LD_PRELOAD).
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${BUILD_SHARED_LIBS}>>:-fno-semantic-interposition>)
 if(SINEW_SANITIZE)
   target_compile_options(sinew_compile_options INTERFACE
     $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all>)

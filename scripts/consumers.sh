@@ -3,7 +3,8 @@
 # to a temporary prefix, then configures, builds and runs each project under tests/consumers/
 # against that prefix alone. Checks that the linalg-only consumer links no sinew library besides
 # sinew_linalg and sinew_core, that one binary switches backends by settings file, argument and
-# environment, and that an unknown component fails find_package with a clear message.
+# environment, that (shared builds) the backends it uses are plugins found when it runs, and that
+# an unknown component fails find_package with a clear message.
 #   scripts/consumers.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +67,39 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "no_such_backend" "$work/bad_backend.log" || fail "an unknown backend: exit $rc, $(cat "$work/bad_backend.log")"
+
+plugins="$prefix/lib/sinew/backends"
+if [ -d "$plugins" ]; then
+  echo "-- backend plugins (shared build): loaded from what is installed when the program runs"
+  needed="$(readelf -d "$switch" | grep -oE 'libsinew_[A-Za-z0-9_]+\.so' | sort -u | tr '\n' ' ')"
+  echo "   sinew libraries backend_switch needs: $needed"
+  grep -q 'libsinew_backend_\(tbb\|kokkos\|cuda\)' <<<"$needed" && fail "backend_switch links a plugin: $needed"
+  name="$("$switch" --list | awk -v dir="$plugins/" '$2 == "usable" && index($3, dir) == 1 { print $1; exit }')"
+  [ -n "$name" ] || fail "no usable backend from a plugin in $plugins: $("$switch" --list)"
+  plugin="libsinew_backend_$name.so"
+  # Uninstall one plugin: the same binary reports it absent, then uses it once it is back, in
+  # the installed folder or in a folder named by SINEW_BACKEND_PATH; no relinking in between.
+  mkdir -p "$work/held"
+  mv "$plugins/$plugin" "$work/held/"
+  "$switch" --list | grep -q "^$name unavailable" || fail "$name still listed with its plugin uninstalled"
+  set +e
+  "$switch" --backend "$name" >/dev/null 2>"$work/held.log"
+  rc=$?
+  set -e
+  [ "$rc" = 2 ] && grep -q "no plugin libsinew_backend_$name.so in $plugins" "$work/held.log" ||
+    fail "$name without its plugin: exit $rc, $(cat "$work/held.log")"
+  SINEW_BACKEND_PATH="$work/held" "$switch" --backend "$name" >/dev/null ||
+    fail "$name from a folder in SINEW_BACKEND_PATH"
+  mv "$work/held/$plugin" "$plugins/"
+  "$switch" --backend "$name" >/dev/null || fail "$name after reinstalling its plugin"
+  echo "   $name: absent once its plugin is removed, used from SINEW_BACKEND_PATH and again once reinstalled"
+
+  echo "-- own_backend: a user's backend built against the installation, loaded by the same binary"
+  configure_and_build own_backend
+  SINEW_BACKEND_PATH="$work/own_backend" "$switch" --list | grep -q "^reverse usable $work/own_backend/" ||
+    fail "the reverse plugin is not listed: $(SINEW_BACKEND_PATH="$work/own_backend" "$switch" --list)"
+  SINEW_BACKEND_PATH="$work/own_backend" "$switch" --backend reverse || fail "backend_switch --backend reverse"
+fi
 
 echo "-- unknown_component: find_package must fail and say why"
 if cmake -S tests/consumers/unknown_component -B "$work/unknown_component" -DCMAKE_PREFIX_PATH="$prefix" \

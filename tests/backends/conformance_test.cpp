@@ -50,7 +50,7 @@ class Conformance : public ::testing::TestWithParam<std::string> {
   void SetUp() override {
     for (const BackendInfo& info : builtin_backends().list()) {
       if (info.name != GetParam()) continue;
-      if (!info.compiled) GTEST_SKIP() << GetParam() << " not compiled in: " << info.where;
+      if (!info.compiled) GTEST_SKIP() << GetParam() << " not available: " << info.where;
       if (!info.usable) GTEST_SKIP() << GetParam() << " cannot run here: " << info.where;
     }
     b = make_backend(GetParam());

@@ -39,7 +39,7 @@ TEST(BackendRegistry, UnknownNameListsTheKnownOnes) {
 TEST(BackendRegistry, AbsentBackendNamesTheCMakeOption) {
   BackendRegistry r;
   r.add_absent("tbb", "reconfigure with -DSINEW_WITH_TBB=ON");
-  EXPECT_SINEW_ERROR(r.make("tbb"), "'tbb'", "not compiled", "-DSINEW_WITH_TBB=ON");
+  EXPECT_SINEW_ERROR(r.make("tbb"), "'tbb'", "not available", "-DSINEW_WITH_TBB=ON");
   EXPECT_FALSE(r.list()[0].compiled);
   EXPECT_FALSE(r.list()[0].usable);
 }

@@ -4,14 +4,14 @@
 
 namespace sinew {
 
-void BackendRegistry::add(const std::string& name, Factory factory, Probe probe) {
+void BackendRegistry::add(const std::string& name, Factory factory, Probe probe, std::string origin) {
   require(find(name) == nullptr, "backend '" + name + "' registered twice");
-  entries_.push_back(Entry{name, std::move(factory), std::move(probe), {}});
+  entries_.push_back(Entry{name, std::move(factory), std::move(probe), {}, std::move(origin)});
 }
 
 void BackendRegistry::add_absent(const std::string& name, const std::string& requirement) {
   require(find(name) == nullptr, "backend '" + name + "' registered twice");
-  entries_.push_back(Entry{name, {}, {}, requirement});
+  entries_.push_back(Entry{name, {}, {}, requirement, {}});
 }
 
 const BackendRegistry::Entry* BackendRegistry::find(const std::string& name) const {
@@ -27,9 +27,9 @@ std::unique_ptr<Backend> BackendRegistry::make(const std::string& name, const Ba
     for (const Entry& k : entries_) known += (known.empty() ? "" : ", ") + k.name;
     throw Error("unknown backend '" + name + "'; known backends: " + known);
   }
-  if (!e->factory) throw Error("backend '" + name + "' was not compiled into this build: " + e->requirement);
+  if (!e->factory) throw Error("backend '" + name + "' is not available in this build: " + e->requirement);
   const BackendInfo info = e->probe();
-  if (!info.usable) throw Error("backend '" + name + "' is compiled in but cannot run here: " + info.where);
+  if (!info.usable) throw Error("backend '" + name + "' cannot run here: " + info.where);
   return e->factory(options);
 }
 
@@ -38,8 +38,9 @@ std::vector<BackendInfo> BackendRegistry::list() const {
   for (const Entry& e : entries_) {
     if (e.probe) {
       out.push_back(e.probe());
+      out.back().origin = e.origin;
     } else {
-      out.push_back(BackendInfo{e.name, false, false, "not compiled in: " + e.requirement, 0});
+      out.push_back(BackendInfo{e.name, false, false, "not available: " + e.requirement, 0, "-"});
     }
   }
   return out;

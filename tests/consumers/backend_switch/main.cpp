@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "--list") {
     for (const sinew::BackendInfo& info : sinew::builtin_backends().list())
-      std::printf("%s %s\n", info.name.c_str(), info.usable ? "usable" : "unavailable");
+      std::printf("%s %s %s\n", info.name.c_str(), info.usable ? "usable" : "unavailable", info.origin.c_str());
     return 0;
   }
   std::string name;

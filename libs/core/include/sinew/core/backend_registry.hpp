@@ -13,11 +13,12 @@ namespace sinew {
 
 /// What `sinew backends` reports about one backend.
 struct BackendInfo {
-  std::string name;       ///< registry name
-  bool compiled = false;  ///< built into this program
-  bool usable = false;    ///< can run on this machine now
-  std::string where;      ///< execution space or device when usable; why not otherwise
-  int concurrency = 0;    ///< threads (CPU) or multiprocessors (GPU) when usable
+  std::string name;                 ///< registry name
+  bool compiled = false;            ///< built into this program, or loaded from a plugin
+  bool usable = false;              ///< can run on this machine now
+  std::string where;                ///< execution space or device when usable; why not otherwise
+  int concurrency = 0;              ///< threads (CPU) or multiprocessors (GPU) when usable
+  std::string origin = "built in";  ///< "built in", or the plugin file the backend comes from
 };
 
 /// A table of backend factories by name. Entries are either compiled in (a factory and a probe)
@@ -30,13 +31,14 @@ class BackendRegistry {
   /// Reports whether the backend can run here, without making it.
   using Probe = std::function<BackendInfo()>;
 
-  /// Registers a compiled-in backend.
-  void add(const std::string& name, Factory factory, Probe probe);
+  /// Registers an available backend; @p origin is what list() reports as BackendInfo::origin
+  /// ("built in", or the plugin file it is loaded from).
+  void add(const std::string& name, Factory factory, Probe probe, std::string origin = "built in");
   /// Registers a backend that was not compiled in; @p requirement says how to get it.
   void add_absent(const std::string& name, const std::string& requirement);
 
   /// Makes backend @p name; throws sinew::Error naming the backend, why it is unavailable and
-  /// the CMake option or hardware it needs, or listing the known names for an unknown one.
+  /// the CMake option, plugin or hardware it needs, or listing the known names for an unknown one.
   std::unique_ptr<Backend> make(const std::string& name, const BackendOptions& options = {}) const;
   /// Reports every registered backend, in registration order.
   std::vector<BackendInfo> list() const;
@@ -49,6 +51,7 @@ class BackendRegistry {
     Factory factory;  // empty for an absent backend
     Probe probe;      // empty for an absent backend
     std::string requirement;
+    std::string origin;
   };
   const Entry* find(const std::string& name) const;
   std::vector<Entry> entries_;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "local_global_scene_file.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
@@ -173,6 +174,40 @@ TEST(SceneFile, LocalGlobalRangeErrors) {
   j = valid_scene();
   j["targets"][0]["motion"]["type"] = "spin";
   expect_error(j, "/targets/0/motion/type", "rotate");
+}
+
+// body_contact and body_friction reach LocalGlobalDescription; bad values name the key and what
+// was expected.
+TEST(SceneFile, ReadsBodyContactKeys) {
+  nlohmann::json j = valid_scene();
+  j["body_contact"] = false;
+  j["body_friction"] = 0.25;
+  SceneFile f;
+  detail::LocalGlobalParts parts;
+  detail::parse_scene_with(j.dump(), "test.json", f, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  EXPECT_FALSE(parts.scene.description.body_contact);
+  EXPECT_EQ(parts.scene.description.body_friction, 0.25);
+  SceneFile g;
+  detail::parse_scene_with(valid_scene().dump(), "test.json", g, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  const integrators::LocalGlobalDescription defaults;
+  EXPECT_EQ(parts.scene.description.body_contact, defaults.body_contact);
+  EXPECT_EQ(parts.scene.description.body_friction, defaults.body_friction);
+
+  j = valid_scene();
+  j["body_contact"] = 1;
+  expect_error(j, "/body_contact", "true or false");
+  j = valid_scene();
+  j["body_friction"] = -0.5;
+  expect_error(j, "/body_friction", "a number >= 0");
+  j["body_friction"] = "high";
+  expect_error(j, "/body_friction", "found a string");
+  j = valid_scene();
+  j["body_frction"] = 0.5;
+  expect_error(j, "/body_frction", "body_friction");  // unknown key, with the key it resembles
 }
 
 TEST(SceneFile, SelectionErrors) {

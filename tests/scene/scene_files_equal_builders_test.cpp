@@ -82,6 +82,8 @@ void expect_same(const SolidScene& a, const SolidScene& b, const std::string& wh
   EXPECT_EQ(x.contact_vertices, y.contact_vertices);
   EXPECT_EQ(x.contact_margin, y.contact_margin);
   EXPECT_EQ(x.contact_thickness, y.contact_thickness);
+  EXPECT_EQ(x.body_contact, y.body_contact);
+  EXPECT_EQ(x.body_friction, y.body_friction);
   ASSERT_EQ(x.cables.size(), y.cables.size());
   for (std::size_t k = 0; k < x.cables.size(); ++k) {
     EXPECT_EQ(x.cables[k].vertices, y.cables[k].vertices);

@@ -218,6 +218,11 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   require(d.obstacles.empty() || options.global_step == GlobalStepKind::kSparseInverse,
           who + "obstacles: contact needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step));
+  detail::BodySurfaces bodies = detail::body_surfaces(d, n);
+  require(!bodies.active || options.global_step == GlobalStepKind::kSparseInverse,
+          who + "body_contact: contact between the solid's " + std::to_string(bodies.surfaces.bodies) +
+              " bodies needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
+              global_step_name(options.global_step) + "; set body_contact = false to let them pass through");
   if (!backend.runs_host_code()) {
     require(backend.name() == "cuda" && detail::have_cuda_local_step(),
             "LocalGlobalIntegrator: backend '" + backend.name() + "' (" + backend.execution_space() +
@@ -362,10 +367,11 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   m.energy = backend.allocate<double>(m.n_tets);
   m.ones = backend.allocate<double>(m.n_tets);
   backend.fill(m.ones, 1.0);
-  if (!d.obstacles.empty() || !d.cables.empty())  // cables are rows of the same constrained global step
+  // Cables and contacts between bodies are rows of the same constrained global step.
+  if (!d.obstacles.empty() || !d.cables.empty() || bodies.active)
     m.contact = std::make_unique<detail::LocalGlobalContactSolver>(backend, detail::with_contact_margin(d, m.tris),
                                                                    options.contact, m.masses, *m.inverse, *m.inverse_op,
-                                                                   options.time_phases);
+                                                                   options.time_phases, std::move(bodies));
 }
 
 LocalGlobalIntegrator::~LocalGlobalIntegrator() = default;
@@ -497,6 +503,10 @@ void LocalGlobalIntegrator::set_obstacle(std::size_t k, const Pose& pose, const 
 
 const std::vector<Obstacle>& LocalGlobalIntegrator::obstacles() const {
   return impl_->contact ? impl_->contact->obstacles() : impl_->no_obstacles;
+}
+
+const TetSurfaces& LocalGlobalIntegrator::contact_surfaces() const {
+  return impl_->contact ? impl_->contact->surfaces() : impl_->no_surfaces;
 }
 
 void LocalGlobalIntegrator::set_state(const std::vector<double>& positions, const std::vector<double>& velocities) {

@@ -5,9 +5,11 @@
 // Layout (version 1): "SNWLGCK\0" (8 bytes), uint32 version; uint64 vertices, targets, cables,
 // obstacles (checked against the integrator); int64 steps; (3n) x, (3n) v; (targets x 3) target
 // positions; (3n) the per-coordinate pinned targets (their weighted means, kept as computed so
-// that set_target()'s order of sums survives); then, with obstacles or cables, per obstacle its
+// that set_target()'s order of sums survives); then, with a contact solver (obstacles, cables or
+// contact between bodies), per obstacle its
 // pose (9 + 3) and motion (3 + 3), per cable its pull and previous impulse, and the warm start:
-// uint64 count, per previous contact int64 vertex, int64 obstacle, 9 frame values (n, t1, t2) and
+// uint64 count, per previous contact int64 vertex, int64 obstacle (obstacles + triangle for a
+// contact between bodies), 9 frame values (n, t1, t2) and
 // 3 impulses. Everything else in Impl is rebuilt from the description (A, S', G, masses) or reset
 // at each step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is q~).
 #include <cstdint>
@@ -74,15 +76,18 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
     s.pulls.push_back(buffer[0]);
     s.cable_r_prev.push_back(buffer[1]);
   }
-  // At most one contact per (candidate vertex, obstacle) pair.
-  const std::size_t count = in.bounded_count(candidates_.size() * obstacles_.size(), "previous contacts");
+  // At most one contact per (candidate vertex, obstacle) pair and per (vertex, other body).
+  const std::size_t sides = obstacles_.size() + static_cast<std::size_t>(bodies_.surfaces.bodies);
+  const std::size_t count = in.bounded_count(candidates_.size() * sides, "previous contacts");
+  // The key of a body contact is obstacles + its triangle (VertexContact::obstacle).
+  const std::int64_t keys = static_cast<std::int64_t>(obstacles_.size() + bodies_.surfaces.triangles.size());
   s.contacts_prev.resize(count);
   s.r_prev.resize(3 * count);
   for (std::size_t j = 0; j < count; ++j) {
     Contact& c = s.contacts_prev[j];
     const auto vertex = in.get<std::int64_t>("contact vertex");
     const auto obstacle = in.get<std::int64_t>("contact obstacle");
-    require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < static_cast<std::int64_t>(obstacles_.size()),
+    require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < keys,
             in.who() + "previous contact " + std::to_string(j) + " names vertex " + std::to_string(vertex) +
                 " and obstacle " + std::to_string(obstacle) + ", out of range for this integrator");
     c.vertex = static_cast<Index>(vertex);

@@ -121,11 +121,24 @@ void DelassusOperator::build(const std::vector<Index>& verts, const std::vector<
   // diag(W): contact rows C_aa |f|^2, cable rows g^T C g over the cable's vertices.
   const std::size_t nc = contacts.size(), na = cables.size();
   diag.assign(3 * nc + na, 0.0);
-  for (std::size_t j = 0; j < nc; ++j)
+  for (std::size_t j = 0; j < nc; ++j) {
+    // K_jj = sum_a sum_b w_a w_b C_ab over the contact's entries; C_aa for a single vertex.
+    Index v[kMaxContactVertices];
+    double w[kMaxContactVertices];
+    const int count = contact_entries(contacts[j], v, w);
+    double kjj = 0.0;
+    if (count == 1) {
+      kjj = c_diag[col_of_vertex[v[0]]];
+    } else {
+      for (int a = 0; a < count; ++a)
+        for (int b = 0; b < count; ++b)
+          kjj += w[a] * w[b] * (a == b ? c_diag[col_of_vertex[v[a]]] : c_entry(v[a], v[b]));
+    }
     for (int i = 0; i < 3; ++i) {
       const Vec3& f = contacts[j].frame[i];
-      diag[3 * j + i] = c_diag[col_of_vertex[contacts[j].vertex]] * dot(f, f);
+      diag[3 * j + i] = kjj * dot(f, f);
     }
+  }
   for (std::size_t t = 0; t < na; ++t) {
     double sum = 0.0;
     for (const auto& [v, g] : cables[t])

@@ -32,7 +32,8 @@ class DelassusOperator final : public LinearOperator {
   /// Builds G, Y, Z for the ascending vertices @p verts, @p col_of_vertex (n: column of each
   /// vertex in @p verts, -1 otherwise) and the constraint rows @p H (m x 3n, host, columns in the
   /// vertices' xyz); @p contacts and @p cables give the rows' structure for diag(W): @p diag (m)
-  /// gets W_(j,i),(j,i) = C_aa f_ji . f_ji on contact rows (C_aa = ||Y_a||^2) and
+  /// gets W_(j,i),(j,i) = K_jj f_ji . f_ji on contact rows (K_jj = C_aa = ||Y_a||^2 for one
+  /// vertex, sum_ab w_a w_b C_ab over a body contact's four, contact_entries()) and
   /// sum_(v,g),(w,f) C_vw g . f on cable rows. Arrays are reused while their sizes hold.
   void build(const std::vector<Index>& verts, const std::vector<Index>& col_of_vertex, const CsrMatrix& H,
              const std::vector<VertexContact>& contacts, const CableRows& cables, std::vector<double>& diag);

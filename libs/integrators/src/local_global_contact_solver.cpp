@@ -1,4 +1,5 @@
-// LocalGlobalContactSolver: collision, H, d, W (local_global_delassus.cpp), and the per-iteration seed Newton step
+// LocalGlobalContactSolver: collision (obstacles, and vertex-triangle contact between bodies), H, d, W
+// (local_global_delassus.cpp), and the per-iteration seed Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "local_global_contact_solver.hpp"
 #include "number_text.hpp"
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "sinew/collision/contact_frame.hpp"
 #include "sinew/collision/point_shape.hpp"
@@ -97,12 +99,45 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
           who + "contact_margin must be finite (< 0 = automatic), got " + num(d.contact_margin));
   require(std::isfinite(d.contact_thickness) && d.contact_thickness >= 0.0,
           who + "contact_thickness must be finite and >= 0, got " + num(d.contact_thickness));
+  require(std::isfinite(d.body_friction) && d.body_friction >= 0.0,
+          who + "body_friction must be finite and >= 0, got " + num(d.body_friction));
+}
+
+BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n) {
+  BodySurfaces b;
+  if (!d.body_contact || d.tets.empty()) return b;
+  TetSurfaces all = tet_surfaces(d.tets, n);
+  if (all.bodies < 2) return b;
+  std::vector<char> candidate(static_cast<std::size_t>(n), d.contact_vertices.empty() ? 1 : 0);
+  for (Index v : d.contact_vertices) candidate[v] = 1;
+  std::vector<char> boundary(static_cast<std::size_t>(n), 0);
+  b.surfaces.vertex_body = all.vertex_body;
+  b.surfaces.bodies = all.bodies;
+  for (std::size_t t = 0; t < all.triangles.size(); ++t) {
+    const auto& tri = all.triangles[t];
+    for (Index v : tri) boundary[v] = 1;
+    if (candidate[tri[0]] && candidate[tri[1]] && candidate[tri[2]]) {
+      b.surfaces.triangles.push_back(tri);
+      b.surfaces.triangle_body.push_back(all.triangle_body[t]);
+    }
+  }
+  for (Index v = 0; v < n; ++v)
+    if (candidate[v] && boundary[v]) b.queries.push_back(v);
+  // Active when a query vertex and a triangle lie on different bodies.
+  std::vector<char> has_query(static_cast<std::size_t>(all.bodies), 0);
+  for (Index v : b.queries) has_query[all.vertex_body[v]] = 1;
+  int query_bodies = 0;
+  for (char c : has_query) query_bodies += c;
+  for (int body : b.surfaces.triangle_body)
+    if (query_bodies > 1 || (query_bodies == 1 && !has_query[body])) b.active = true;
+  if (!b.active) b = BodySurfaces{};
+  return b;
 }
 
 LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const LocalGlobalDescription& d,
                                                    const LocalGlobalContactOptions& options,
                                                    const std::vector<double>& masses, const SparseInverse& inverse,
-                                                   SparseInverseOperator& op, bool timed)
+                                                   SparseInverseOperator& op, bool timed, BodySurfaces bodies)
     : be_(&backend),
       options_(options),
       obstacles_(d.obstacles),
@@ -112,7 +147,9 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
       thickness_(d.contact_thickness),
       n_(static_cast<Index>(masses.size())),
       timed_(timed),
-      op_(&op) {
+      op_(&op),
+      bodies_(std::move(bodies)),
+      body_friction_(d.body_friction) {
   cables_ = d.cables;  // checked by validate_cables(); resolve automatic rest lengths
   for (Cable& c : cables_)
     if (c.rest_length < 0.0) c.rest_length = cable_length(c, d.rest_positions);
@@ -146,6 +183,10 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
   c3n_ = backend.allocate<double>(n3);
   x_host_.resize(n3);
   y_host_.resize(n3);
+  if (bodies_.active) {
+    xs_.resize(static_cast<std::size_t>(n_));
+    ys_.resize(static_cast<std::size_t>(n_));
+  }
   constraints::SeedStepOptions so;
   so.function = options.function;
   so.cr_iterations = options.cr_iterations;
@@ -177,6 +218,20 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   contacts_.clear();
   std::vector<double>& e_host = e_host_;  // (3c + a) d/h - H v_obs, then the cables' terms
   e_host.clear();
+  // Contact between bodies: each boundary contact vertex against the nearest boundary triangle
+  // of every other body (vertex_triangle_contacts.hpp), kept on the same margin rule as the
+  // obstacles' pairs; the broad phase covers each primitive's sweep from q_t to q~.
+  found_.clear();
+  if (bodies_.active) {
+    for (std::size_t v = 0; v < xs_.size(); ++v)
+      for (int i = 0; i < 3; ++i) {
+        xs_[v][i] = x_host_[3 * v + i];
+        ys_[v][i] = y_host_[3 * v + i];
+      }
+    detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
+  }
+  const int n_obstacles = static_cast<int>(obstacles_.size());
+  std::size_t next_found = 0;  // found_ is sorted by (vertex, triangle) and its vertices are candidates
   for (Index v : candidates_) {
     const std::size_t o3 = 3 * static_cast<std::size_t>(v);
     const Vec3 x{{x_host_[o3], x_host_[o3 + 1], x_host_[o3 + 2]}};
@@ -192,6 +247,20 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
       const Vec3 v_obs = point_velocity(o.pose, o.motion, at_start.closest);
       const double d = at_start.distance - thickness_;
       for (int i = 0; i < 3; ++i) e_host.push_back((i == 0 ? d / h_ : 0.0) - dot(c.frame[i], v_obs));
+    }
+    // Then its contacts with other bodies (keys obstacles + triangle: after the obstacles'). Both
+    // sides move, so u's constant part is the gap rate alone: the relative velocity is in H.
+    for (; next_found < found_.size() && found_[next_found].vertex == v; ++next_found) {
+      const VertexTriangleContact& b = found_[next_found];
+      const ContactFrame f = contact_frame(b.normal);
+      Contact c{v, n_obstacles + static_cast<int>(b.triangle), {f.normal, f.tangent1, f.tangent2}};
+      for (int k = 0; k < 3; ++k) {
+        c.tri[k] = bodies_.surfaces.triangles[b.triangle][k];
+        c.bary[k] = b.bary[k];
+      }
+      contacts_.push_back(c);
+      const double d = b.distance - thickness_;
+      e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
   }
   const std::size_t nc = contacts_.size();
@@ -229,12 +298,18 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   H.row_ptr.assign(1, 0);
   blocks_.assign(nc, constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
   for (std::size_t j = 0; j < nc; ++j) {
-    blocks_[j].mu = obstacles_[contacts_[j].obstacle].friction;
+    const Contact& c = contacts_[j];
+    blocks_[j].mu = c.obstacle < n_obstacles ? obstacles_[c.obstacle].friction : body_friction_;
+    // Row (j, i): f_i on the vertex's xyz, -bary_k f_i on the triangle's (H's four-vertex rows).
+    Index verts[kMaxContactVertices];
+    double weights[kMaxContactVertices];
+    const int count = contact_entries(c, verts, weights);
     for (int i = 0; i < 3; ++i) {
-      for (int k = 0; k < 3; ++k) {
-        H.col_idx.push_back(3 * contacts_[j].vertex + k);
-        H.values.push_back(contacts_[j].frame[i][k]);
-      }
+      for (int e = 0; e < count; ++e)
+        for (int k = 0; k < 3; ++k) {
+          H.col_idx.push_back(3 * verts[e] + k);
+          H.values.push_back(count == 1 ? c.frame[i][k] : weights[e] * c.frame[i][k]);
+        }
       H.row_ptr.push_back(static_cast<Index>(H.col_idx.size()));
     }
   }
@@ -290,7 +365,12 @@ void LocalGlobalContactSolver::build_delassus() {
   // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.
   std::vector<Index>& verts = verts_;
   verts.clear();
-  for (const Contact& c : contacts_) verts.push_back(c.vertex);
+  for (const Contact& c : contacts_) {
+    Index v[kMaxContactVertices];
+    double w[kMaxContactVertices];
+    const int count = contact_entries(c, v, w);
+    verts.insert(verts.end(), v, v + count);
+  }
   for (const auto& row : cable_rows_)
     for (const auto& entry : row) verts.push_back(entry.first);
   std::sort(verts.begin(), verts.end());
@@ -307,11 +387,18 @@ void LocalGlobalContactSolver::build_delassus() {
   const std::vector<double>& diag = diag_;
   std::vector<double> rho;  // empty: eq. (28) from diag(W)
   if (options_.preconditioner == ContactPreconditioner::kMassInverse) {
-    // diag(H M^-1 H^T): |f| = 1 on each contact row, so 1 / m_v (the tangent mean is the same
-    // value); sum |dL/dx_v|^2 / m_v on a cable row.
+    // diag(H M^-1 H^T): |f| = 1 on each contact row, so sum_a w_a^2 / m_a over its vertices
+    // (1 / m_v against an obstacle); sum |dL/dx_v|^2 / m_v on a cable row.
     rho.resize(m);
-    for (std::size_t j = 0; j < nc; ++j)
-      for (int i = 0; i < 3; ++i) rho[3 * j + i] = 1.0 / masses_[contacts_[j].vertex];
+    for (std::size_t j = 0; j < nc; ++j) {
+      Index v[kMaxContactVertices];
+      double w[kMaxContactVertices];
+      const int count = contact_entries(contacts_[j], v, w);
+      double sum = 0.0;
+      for (int e = 0; e < count; ++e) sum += w[e] * w[e] / masses_[v[e]];
+      if (count == 1) sum = 1.0 / masses_[v[0]];
+      for (int i = 0; i < 3; ++i) rho[3 * j + i] = sum;
+    }
     for (std::size_t t = 0; t < na; ++t) {
       double sum = 0.0;
       for (const auto& [v, g] : cable_rows_[t]) sum += dot(g, g) / masses_[v];
@@ -330,17 +417,13 @@ void LocalGlobalContactSolver::build_delassus() {
 bool LocalGlobalContactSolver::use_operator(const std::vector<Index>& verts) const {
   if (options_.delassus != DelassusForm::kAuto) return options_.delassus == DelassusForm::kOperator;
   const double nc = static_cast<double>(contacts_.size()), na = static_cast<double>(active_.size());
-  std::vector<Index> roots;
-  roots.reserve(contacts_.size());
-  for (const Contact& c : contacts_) roots.push_back(schur_->root(c.vertex));
-  std::sort(roots.begin(), roots.end());
+  // Contacts couple within their group of connected elimination-tree roots (contact_groups()).
+  std::vector<Index>& group = group_;
+  const Index groups = contact_groups(contacts_, schur_->vertex_roots(), group);
+  std::vector<double> sizes(static_cast<std::size_t>(groups), 0.0);
+  for (Index g : group) sizes[g] += 1.0;
   double w_entries = 6.0 * nc * na + na * na;
-  for (std::size_t i = 0; i < roots.size();) {
-    std::size_t j = i;
-    while (j < roots.size() && roots[j] == roots[i]) ++j;
-    w_entries += 9.0 * static_cast<double>(j - i) * static_cast<double>(j - i);
-    i = j;
-  }
+  for (double size : sizes) w_entries += 9.0 * size * size;
   const double op_entries =
       2.0 * (3.0 * static_cast<double>(wop_->y_entries(verts)) + static_cast<double>(H_host_.nnz()));
   return op_entries < w_entries;
@@ -427,8 +510,13 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     report.normals.resize(3 * nc);
     report.tangents.resize(3 * nc);
     report.contact_vertex.resize(nc);
+    report.contact_triangle.resize(nc);
+    report.contact_barycentric.resize(3 * nc);
+    const int n_obstacles = static_cast<int>(obstacles_.size());
     for (std::size_t j = 0; j < nc; ++j) {
       report.contact_vertex[j] = contacts_[j].vertex;
+      report.contact_triangle[j] = contacts_[j].obstacle < n_obstacles ? -1 : contacts_[j].obstacle - n_obstacles;
+      for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = contacts_[j].bary[k];
       for (int i = 0; i < 3; ++i) {
         report.normals[3 * j + i] = contacts_[j].frame[0][i];
         report.tangents[3 * j + i] = contacts_[j].frame[1][i];

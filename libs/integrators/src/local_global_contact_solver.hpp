@@ -1,4 +1,5 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step, H, d, the Delassus
+// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles and
+// vertex-triangle contact between bodies), H, d, the Delassus
 // operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the seed Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
@@ -12,6 +13,7 @@
 
 #include "local_global_contact_operator.hpp"
 #include "local_global_delassus.hpp"
+#include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/backend.hpp"
@@ -36,13 +38,26 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
 /// Checks an obstacle pose and motion (finite, orthonormal rotation); @p name prefixes the message.
 void validate_obstacle_placement(const Pose& pose, const Motion& motion, const std::string& name);
 
+/// The surfaces of a description's bodies for contact between bodies
+/// (LocalGlobalDescription::body_contact, vertex_triangle_contacts.hpp).
+struct BodySurfaces {
+  /// The bodies of the tets; triangles: the boundary faces whose three vertices are contact vertices.
+  TetSurfaces surfaces;
+  std::vector<Index> queries;  ///< contact vertices on a body's boundary, ascending
+  bool active = false;         ///< some query vertex faces a triangle of another body
+};
+
+/// The BodySurfaces of @p d (tets already checked) for @p n vertices; inactive (and empty)
+/// when d.body_contact is false.
+BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n);
+
 /// Contact state and workspace of one LocalGlobalIntegrator (see the file comment).
 class LocalGlobalContactSolver {
  public:
   /// Keeps references to @p backend, @p inverse and @p op (they outlive the solver); @p masses (n).
   LocalGlobalContactSolver(Backend& backend, const LocalGlobalDescription& d, const LocalGlobalContactOptions& options,
                            const std::vector<double>& masses, const SparseInverse& inverse, SparseInverseOperator& op,
-                           bool timed);
+                           bool timed, BodySurfaces bodies);
   ~LocalGlobalContactSolver();
 
   /// Collision at @p q_t (3n) and the prediction @p q_tilde (3n); builds H, d, q_loc's constant
@@ -57,6 +72,8 @@ class LocalGlobalContactSolver {
 
   /// The obstacles with their current poses.
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+  /// The bodies and triangles of contact between bodies.
+  const TetSurfaces& surfaces() const { return bodies_.surfaces; }
   /// Sets obstacle @p k's pose and motion (checked by the caller).
   void set_obstacle(std::size_t k, const Pose& pose, const Motion& motion);
   /// Number of cables.
@@ -112,7 +129,13 @@ class LocalGlobalContactSolver {
   bool operator_used_ = false;              // this step applies W as wop_ (W_ not assembled)
   std::vector<Index> verts_;                // the rows' vertices of this step, ascending
 
-  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle
+  BodySurfaces bodies_;                               // contact between bodies
+  double body_friction_;                              // its Coulomb coefficient
+  VertexTriangleDetector detector_;                   // its collision (buffers kept between steps)
+  std::vector<VertexTriangleContact> found_;          // its contacts of this step, by (vertex, triangle)
+  std::vector<Vec3> xs_, ys_;                         // (n) q_t and q~ as points, for the detector
+  mutable std::vector<Index> group_;                  // (contacts) scratch of use_operator()
+  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle key
   std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
   std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
   CableRows cable_rows_;                              // (active) row entries of H, by vertex

@@ -174,14 +174,19 @@ class Mirror final : public RangeKernel {
   std::size_t nv_;
 };
 
-// Rows 3j + i of W for the contacts j in [begin, end): the contacts of j's group (same root), then
-// the cable columns; the diagonal into diag.
+// Rows 3j + i of W for the contacts j in [begin, end): the contacts of j's group, then the cable
+// columns; the diagonal into diag. A contact's entries (a column of C and a weight each,
+// contact_entries()) are ent_col / ent_w [ent_ptr[j], ent_ptr[j + 1]); a single-vertex contact
+// has weight 1, so K_jk = 0 + 1 * 1 * C_ab = C_ab exactly and W keeps the bits it had before
+// body contacts existed.
 class ContactRows final : public RangeKernel {
  public:
   const double* C = nullptr;  // (nv x nv)
   Index nv = 0;
   const std::vector<VertexContact>* contacts = nullptr;
-  const std::vector<Index>* col = nullptr;            // (nc) column of C of each contact's vertex
+  const std::vector<Index>* ent_ptr = nullptr;        // (nc + 1) offsets of each contact's entries
+  const std::vector<Index>* ent_col = nullptr;        // column of C of each entry
+  const std::vector<double>* ent_w = nullptr;         // weight of each entry
   const std::vector<Index>* col_of_vertex = nullptr;  // (n)
   const std::vector<Index>* group = nullptr;          // (nc) group of each contact
   const std::vector<Index>* group_ptr = nullptr;      // (groups + 1) offsets into members
@@ -191,28 +196,40 @@ class ContactRows final : public RangeKernel {
   Index* col_idx = nullptr;
   double* values = nullptr;
   double* diag = nullptr;
+  // K_jk = sum_a sum_b w_a w_b C_ab over the entries of contacts j and k.
+  double coupling(std::size_t j, std::size_t k) const {
+    double sum = 0.0;
+    for (Index p = (*ent_ptr)[j]; p < (*ent_ptr)[j + 1]; ++p) {
+      const double* c_row = C + static_cast<std::size_t>((*ent_col)[p]) * static_cast<std::size_t>(nv);
+      for (Index q = (*ent_ptr)[k]; q < (*ent_ptr)[k + 1]; ++q) sum += (*ent_w)[p] * (*ent_w)[q] * c_row[(*ent_col)[q]];
+    }
+    return sum;
+  }
   void operator()(std::size_t begin, std::size_t end) const override {
     const std::vector<VertexContact>& cs = *contacts;
     const Index nc = static_cast<Index>(cs.size());
     for (std::size_t j = begin; j < end; ++j) {
-      const double* c_row = C + static_cast<std::size_t>((*col)[j]) * static_cast<std::size_t>(nv);
       const Index g = (*group)[j];
+      const double kjj = coupling(j, j);
       for (int i = 0; i < 3; ++i) {
         const Vec3& f = cs[j].frame[i];
         const std::size_t row = 3 * j + i;
         Index p = row_ptr[row];
         for (Index q = (*group_ptr)[g]; q < (*group_ptr)[g + 1]; ++q) {
           const Index k = (*members)[q];
-          const double c = c_row[(*col)[k]];
+          const double c = coupling(j, static_cast<std::size_t>(k));
           for (int l = 0; l < 3; ++l, ++p) {
             col_idx[p] = 3 * k + l;
             values[p] = c * dot(f, cs[k].frame[l]);
           }
         }
-        diag[row] = c_row[(*col)[j]] * dot(f, f);
+        diag[row] = kjj * dot(f, f);
         for (std::size_t t = 0; t < cables->size(); ++t, ++p) {
           double value = 0.0;
-          for (const auto& [w, gw] : (*cables)[t]) value += c_row[(*col_of_vertex)[w]] * dot(f, gw);
+          for (Index e = (*ent_ptr)[j]; e < (*ent_ptr)[j + 1]; ++e) {
+            const double* c_row = C + static_cast<std::size_t>((*ent_col)[e]) * static_cast<std::size_t>(nv);
+            for (const auto& [w, gw] : (*cables)[t]) value += (*ent_w)[e] * c_row[(*col_of_vertex)[w]] * dot(f, gw);
+          }
           col_idx[p] = 3 * nc + static_cast<Index>(t);
           values[p] = value;
         }
@@ -341,22 +358,27 @@ void expand_delassus(Backend& backend, const SchurComplement& schur, const std::
   const std::size_t nc = contacts.size(), na = cables.size(), m = 3 * nc + na;
   const Index nv = schur.size();
   const std::vector<double>& C = schur.c();
-  // Contacts grouped by their vertex's root (C_ab = 0 structurally across roots), each group
-  // ascending; one group on one connected mesh.
-  std::vector<Index> col(nc), group(nc, 0), group_ptr, members(nc);
-  std::vector<Index> roots;
+  // Each contact's entries (columns of C and weights), and the contacts grouped by connected
+  // roots (C_ab = 0 structurally across roots), each group ascending; one group on one
+  // connected mesh, one for two meshes that touch.
+  std::vector<Index> ent_ptr(nc + 1, 0), ent_col, group, group_ptr, members(nc);
+  std::vector<double> ent_w;
+  ent_col.reserve(nc);
+  ent_w.reserve(nc);
   for (std::size_t j = 0; j < nc; ++j) {
-    col[j] = col_of_vertex[contacts[j].vertex];
-    roots.push_back(schur.roots()[col[j]]);
+    Index v[kMaxContactVertices];
+    double w[kMaxContactVertices];
+    const int count = contact_entries(contacts[j], v, w);
+    for (int e = 0; e < count; ++e) {
+      ent_col.push_back(col_of_vertex[v[e]]);
+      ent_w.push_back(w[e]);
+    }
+    ent_ptr[j + 1] = static_cast<Index>(ent_col.size());
   }
-  std::sort(roots.begin(), roots.end());
-  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-  group_ptr.assign(roots.size() + 1, 0);
-  for (std::size_t j = 0; j < nc; ++j) {
-    group[j] = static_cast<Index>(std::lower_bound(roots.begin(), roots.end(), schur.roots()[col[j]]) - roots.begin());
-    ++group_ptr[group[j] + 1];
-  }
-  for (std::size_t g = 0; g < roots.size(); ++g) group_ptr[g + 1] += group_ptr[g];
+  const Index groups = contact_groups(contacts, schur.vertex_roots(), group);
+  group_ptr.assign(static_cast<std::size_t>(groups) + 1, 0);
+  for (std::size_t j = 0; j < nc; ++j) ++group_ptr[group[j] + 1];
+  for (Index g = 0; g < groups; ++g) group_ptr[g + 1] += group_ptr[g];
   {
     std::vector<Index> cursor(group_ptr.begin(), group_ptr.end() - 1);
     for (std::size_t j = 0; j < nc; ++j) members[cursor[group[j]]++] = static_cast<Index>(j);
@@ -391,7 +413,9 @@ void expand_delassus(Backend& backend, const SchurComplement& schur, const std::
   rows.C = C.data();
   rows.nv = nv;
   rows.contacts = &contacts;
-  rows.col = &col;
+  rows.ent_ptr = &ent_ptr;
+  rows.ent_col = &ent_col;
+  rows.ent_w = &ent_w;
   rows.col_of_vertex = &col_of_vertex;
   rows.group = &group;
   rows.group_ptr = &group_ptr;
@@ -434,6 +458,70 @@ void expand_delassus(Backend& backend, const SchurComplement& schur, const std::
     backend.upload(col_host.data(), nnz, W.col_idx);
     backend.upload(val_host.data(), nnz, W.values);
   }
+}
+
+int contact_entries(const VertexContact& c, Index* v, double* w) {
+  if (c.tri[0] < 0) {
+    v[0] = c.vertex;
+    w[0] = 1.0;
+    return 1;
+  }
+  // Ascending vertices (insertion sort of four), so that H's rows have ascending columns.
+  Index vs[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};
+  double ws[4] = {1.0, -c.bary[0], -c.bary[1], -c.bary[2]};
+  for (int i = 1; i < 4; ++i)
+    for (int k = i; k > 0 && vs[k] < vs[k - 1]; --k) {
+      std::swap(vs[k], vs[k - 1]);
+      std::swap(ws[k], ws[k - 1]);
+    }
+  for (int i = 0; i < 4; ++i) {
+    v[i] = vs[i];
+    w[i] = ws[i];
+  }
+  return 4;
+}
+
+Index contact_groups(const std::vector<VertexContact>& contacts, const std::vector<Index>& root_of,
+                     std::vector<Index>& group) {
+  // Union-find over the distinct roots of the contacts' vertices.
+  std::vector<Index> roots;
+  for (const VertexContact& c : contacts) {
+    Index v[kMaxContactVertices];
+    double w[kMaxContactVertices];
+    const int count = contact_entries(c, v, w);
+    for (int e = 0; e < count; ++e) roots.push_back(root_of[v[e]]);
+  }
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  auto slot = [&](Index r) {
+    return static_cast<Index>(std::lower_bound(roots.begin(), roots.end(), r) - roots.begin());
+  };
+  std::vector<Index> parent(roots.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<Index>(i);
+  auto find = [&](Index a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  for (const VertexContact& c : contacts) {
+    Index v[kMaxContactVertices];
+    double w[kMaxContactVertices];
+    const int count = contact_entries(c, v, w);
+    const Index a = find(slot(root_of[v[0]]));
+    for (int e = 1; e < count; ++e) {
+      const Index b = find(slot(root_of[v[e]]));
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  // Groups numbered in order of their first contact.
+  std::vector<Index> number(roots.size(), -1);
+  Index groups = 0;
+  group.resize(contacts.size());
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    const Index r = find(slot(root_of[contacts[j].vertex]));
+    if (number[r] < 0) number[r] = groups++;
+    group[j] = number[r];
+  }
+  return groups;
 }
 
 }  // namespace sinew::integrators::detail

@@ -15,12 +15,35 @@
 
 namespace sinew::integrators::detail {
 
-/// One contact of a step: a (vertex, obstacle) pair and its frame.
+/// One contact of a step: a vertex against an obstacle or against another body's surface
+/// triangle, and its frame. Its three rows of H are frame vector i times the relative
+/// displacement x_vertex - sum_k bary_k x_tri[k] (vertex_triangle_contacts.hpp): one vertex
+/// against an obstacle, four against a triangle.
 struct VertexContact {
-  Index vertex;   ///< vertex of the solid
-  int obstacle;   ///< index into the obstacles
-  Vec3 frame[3];  ///< n, t1, t2 (world frame)
+  Index vertex;  ///< vertex of the solid
+  /// Key of the other side: an obstacle index in [0, obstacles), or obstacles + the index of a
+  /// body-contact triangle. Contacts are ordered by (vertex, obstacle), and the warm start
+  /// matches contacts of consecutive steps by it.
+  int obstacle;
+  Vec3 frame[3];                     ///< n, t1, t2 (world frame)
+  Index tri[3] = {-1, -1, -1};       ///< the triangle's vertices (body contact), -1 against an obstacle
+  double bary[3] = {0.0, 0.0, 0.0};  ///< barycentric weights of the triangle's closest point
 };
+
+/// Most vertices of one contact row (a vertex and a triangle).
+constexpr int kMaxContactVertices = 4;
+
+/// The entries of @p c's rows: vertices @p v (ascending) with weights @p w (+1 on the contact
+/// vertex, -bary on the triangle's); returns their count, 1 or 4.
+int contact_entries(const VertexContact& c, Index* v, double* w);
+
+/// Contacts grouped by the elimination-tree roots of their vertices: two contacts share a group
+/// when their vertices' roots are connected (a body contact joins the two bodies' roots), since
+/// C_ab = 0 structurally between vertices of different roots. @p root_of (n) gives each vertex's
+/// root; @p group (contacts) receives 0 ... groups - 1, numbered in order of first contact.
+/// Returns the number of groups.
+Index contact_groups(const std::vector<VertexContact>& contacts, const std::vector<Index>& root_of,
+                     std::vector<Index>& group);
 
 /// (active cables) H's entries of each pulled cable's row: (vertex, dL/dx_vertex), by vertex.
 using CableRows = std::vector<std::vector<std::pair<Index, Vec3>>>;
@@ -42,6 +65,8 @@ class SchurComplement {
   const std::vector<Index>& roots() const { return col_root_; }
   /// Elimination-tree root of vertex @p v (the last row of column v of S').
   Index root(Index v) const { return root_[v]; }
+  /// (n) the elimination-tree root of every vertex.
+  const std::vector<Index>& vertex_roots() const { return root_; }
   /// Number of vertices of the last compute().
   Index size() const { return nv_; }
 
@@ -71,10 +96,11 @@ class SchurComplement {
 };
 
 /// Expands C into W (3 nc + na square, CSR; row (j, i) is frame vector i of contact j, then the
-/// pulled cables' rows): W_(j,i),(k,l) = C_ab f_ji . f_kl over the contacts k whose vertex shares
-/// a's root, W_(j,i),t = sum_(w,g) C_aw f_ji . g, W_t,s = sum_(v,g) sum_(w,f) C_vw g . f (upper
-/// triangle mirrored). @p col_of_vertex (n) maps a vertex to its column of C. W's arrays are
-/// reused when its size does not change; @p diag (3 nc + na) gets W's diagonal.
+/// pulled cables' rows): W_(j,i),(k,l) = K_jk f_ji . f_kl with K_jk = sum_(a in j) sum_(b in k)
+/// w_a w_b C_ab (contact_entries(); K_jk = C_ab for two single-vertex contacts) over the contacts
+/// k of j's group (contact_groups()), W_(j,i),t = sum_(a in j) w_a sum_(w,g) C_aw f_ji . g,
+/// W_t,s = sum_(v,g) sum_(w,f) C_vw g . f (upper triangle mirrored). @p col_of_vertex (n) maps a vertex to its column
+/// of C. W's arrays are reused when its size does not change; @p diag (3 nc + na) gets W's diagonal.
 void expand_delassus(Backend& backend, const SchurComplement& schur, const std::vector<Index>& col_of_vertex,
                      const std::vector<VertexContact>& contacts, const CableRows& cables, DeviceCsr& W,
                      std::vector<double>& diag);

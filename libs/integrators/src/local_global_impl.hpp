@@ -60,6 +60,7 @@ struct LocalGlobalIntegrator::Impl {
   detail::TriangleElements tris;        // membranes (local_global_triangles.hpp); empty without
   std::unique_ptr<detail::LocalGlobalContactSolver> contact;  // null without obstacles
   std::vector<Obstacle> no_obstacles;                         // what obstacles() returns then
+  TetSurfaces no_surfaces;                                    // what contact_surfaces() returns then
 
   void local_pass(int mode);
   double incremental_potential();

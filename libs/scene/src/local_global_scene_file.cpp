@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -236,6 +237,9 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.thickness = root.real_above("thickness", d.thickness, 0.0);
   d.contact_margin = root.real("contact_margin", d.contact_margin);
   d.contact_thickness = root.real("contact_thickness", d.contact_thickness, 0.0);
+  d.body_contact = root.boolean("body_contact", d.body_contact);
+  d.body_friction =
+      root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
   read_material(root, d);
   read_options(root, s.options);
 

@@ -195,17 +195,20 @@ SolidScene cable_finger_scene(int n) {
   auto fid = [&](int i, int j, int k) { return static_cast<Index>(i + (fx + 1) * (j + (fx + 1) * k)); };
   for (int j = 0; j <= fx; ++j)  // the clamp: the finger's top face
     for (int i = 0; i <= fx; ++i) d.targets.push_back({fid(i, j, fz), finger.vertices[fid(i, j, fz)], 0.0});
-  for (std::size_t v = 0; v < ball.vertices.size(); ++v)  // the ball rests on the plane: its bottom cap held
-    if (ball.vertices[v][2] < 0.1 * radius) d.targets.push_back({ball0 + static_cast<Index>(v), ball.vertices[v], 0.0});
+  // The ball rests on the plane: its bottom cap (z < R / 4) held, wide enough (a 5.3 cm disc)
+  // that the finger's push dents the ball instead of tipping it over a few held vertices (with
+  // z < R / 10 the n = 4 ball swung +-8 cm about its cap once pushed).
+  for (std::size_t v = 0; v < ball.vertices.size(); ++v)
+    if (ball.vertices[v][2] < 0.25 * radius)
+      d.targets.push_back({ball0 + static_cast<Index>(v), ball.vertices[v], 0.0});
   integrators::Cable cable;  // along the +x face's mid-line, from the clamp to the tip (Fig. 11)
   for (int k = fz; k >= 0; --k) cable.vertices.push_back(fid(fx, fx / 2, k));
   d.cables.push_back(cable);
-  Obstacle sphere;  // the ball as the finger sees it, moved to the ball's centroid each frame
-  sphere.shape = Shape{ShapeType::kSphere, {radius, 0.0, 0.0}};
-  sphere.pose = Pose{identity3(), centre};
-  sphere.friction = 0.5;
-  d.obstacles.push_back(sphere);
+  // Contact between the two bodies (LocalGlobalDescription::body_contact, on by default with
+  // its friction 0.5): the finger's surface vertices against the ball's boundary triangles and
+  // the ball's against the finger's, so both deform where they touch.
   d.contact_vertices = surface_vertices(finger);
+  for (Index v : surface_vertices(ball, ball0)) d.contact_vertices.push_back(v);
   // Three seed Newton steps per L-G iteration instead of Algorithm 4's one: with the cable's
   // bilateral row pressing the tip on the ball, one undamped step per iteration drifted after
   // ~90 frames of sustained pressing (cable length 2e-4 m off at frame 99, 1e-2 m with adhesive
@@ -213,18 +216,8 @@ SolidScene cable_finger_scene(int n) {
   // 3e-6 over 250 frames.
   s.options.contact.newton_steps = 3;
   const Index n_finger = static_cast<Index>(finger.vertices.size());
-  s.drive = [n_finger](LocalGlobalIntegrator& lg, long step) {
+  s.drive = [](LocalGlobalIntegrator& lg, long step) {
     lg.set_cable_pull(0, 0.015 * std::min(1.0, static_cast<double>(step + 1) / 50.0));
-    const std::vector<double> x = lg.positions();
-    const std::vector<double>& m = lg.masses();
-    Vec3 c{{0, 0, 0}};
-    double total = 0.0;
-    for (std::size_t v = static_cast<std::size_t>(n_finger); v < m.size(); ++v) {
-      for (int i = 0; i < 3; ++i) c[i] += m[v] * x[3 * v + i];
-      total += m[v];
-    }
-    for (int i = 0; i < 3; ++i) c[i] /= total;
-    lg.set_obstacle(0, Pose{identity3(), c}, Motion{{{0, 0, 0}}, {{0, 0, 0}}});
   };
   s.frames = 100;
   s.first_body_vertices = n_finger;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/core/small_matrix.hpp"
@@ -79,6 +80,15 @@ struct LocalGlobalDescription {
   /// Cables (local_global_cable.hpp): bilateral rows solved with the contacts in the constrained
   /// global step (seed Sec. 7.8; kSparseInverse global step only); empty = none.
   std::vector<Cable> cables;
+  /// Contact between the solid's bodies (the connected components of its tets): each contact
+  /// vertex on a body's boundary against the boundary triangles of the other bodies whose three
+  /// vertices are contact vertices (vertex_triangle_contacts.hpp; no self-contact; triangle
+  /// membranes take no part). It acts only with two or more such bodies, and then needs the
+  /// kSparseInverse global step; false = the bodies pass through each other.
+  bool body_contact = true;
+  /// Coulomb coefficient mu >= 0 of the contacts between bodies. 0.5: a rubber-like soft pair
+  /// (the cable finger's value; scene files: `body_friction`).
+  double body_friction = 0.5;
 };
 
 /// How the global step q = A^-1 b (eq. (6)) is solved.
@@ -147,8 +157,16 @@ struct LocalGlobalReport {
   std::vector<double> impulses;
   /// (3 contacts) unit normals (world frame) of the contacts, pointing out of the obstacle.
   std::vector<double> normals;
-  /// (contacts) vertex of each contact, ascending (then by obstacle): the stable contact order.
+  /// (contacts) vertex of each contact, ascending (then by obstacle, then by triangle for the
+  /// contacts between bodies): the stable contact order.
   std::vector<Index> contact_vertex;
+  /// (contacts) the other side of each contact: the body-contact triangle's index in
+  /// LocalGlobalIntegrator::contact_surfaces().triangles, or -1 against an obstacle.
+  std::vector<Index> contact_triangle;
+  /// (3 contacts) barycentric weights b of the triangle's closest point (0 against an
+  /// obstacle): the contact's impulse R = n r_n + t1 r_t1 + t2 r_t2 acts as +R on the vertex and
+  /// -b_k R on the triangle's vertex k, so it is internal to the solid (momentum-conserving).
+  std::vector<double> contact_barycentric;
   /// (3 contacts) unit first tangents t1 (world frame) of the contacts; t2 = n x t1. With normals
   /// and impulses they give each contact's impulse in the world frame, n r_n + t1 r_t1 + t2 r_t2.
   std::vector<double> tangents;
@@ -196,7 +214,8 @@ struct LocalGlobalReport {
 /// MembraneArap, MembraneCorotational and MembraneStableNeoHookean times the thickness, so the
 /// fixed point is their implicit Euler step.
 ///
-/// Contact (description.obstacles, kSparseInverse only): collision once per step at q_t, W =
+/// Contact (description.obstacles, and between bodies with description.body_contact;
+/// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
 /// q_free = A^-1 b, one seed Newton step on u = W r + q_loc warm-started from the current impulses r, and q = q_free +
 /// A^-1 h H^T r (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step the step is
@@ -238,6 +257,9 @@ class LocalGlobalIntegrator {
   void set_obstacle(std::size_t k, const Pose& pose, const Motion& motion);
   /// The obstacles with their current poses and motions.
   const std::vector<Obstacle>& obstacles() const;
+  /// The bodies and the boundary triangles that take part in contact between bodies
+  /// (LocalGlobalDescription::body_contact): empty triangles when there is none.
+  const TetSurfaces& contact_surfaces() const;
   /// Replaces positions and velocities, (3 n_vertices) each. @throws sinew::Error on a size
   /// mismatch or a non-finite entry.
   void set_state(const std::vector<double>& positions, const std::vector<double>& velocities);

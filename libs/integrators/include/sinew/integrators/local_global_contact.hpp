@@ -23,6 +23,17 @@
 /// h^2 W_jj and h W_jj are the same numbers expressed for delta and delta-dot); the mass-inverse
 /// alternative is diag(H M^-1 H^T) = 1 / m_v per row (Macklin et al. 2019, Sec. 7.5 / Fig. 7).
 ///
+/// Contact between bodies (LocalGlobalDescription::body_contact; vertex_triangle_contacts.hpp): a
+/// contact vertex v of one body against the nearest boundary triangle (x_a, x_b, x_c) of another
+/// with closest-point weights b. Its rows are H_(j,i) = f_ji^T (e_v - b_a e_a - b_b e_b - b_c e_c)
+/// (x) I_3 over four vertices (eq. (11)'s H for two deformable sides; d = the signed gap at q_t
+/// minus the thickness, no obstacle velocity), so u is the relative velocity, the cone acts on it
+/// and the correction h H^T r pushes both bodies: +R on v, -b_k R on the triangle (internal
+/// impulses, momentum kept). W_(j,i),(k,l) = K_jk f_ji . f_kl, K_jk = sum_(a in j, b in k)
+/// w_a w_b C_ab; contacts couple across the two bodies' elimination trees (contact_groups()). The
+/// key (vertex, obstacles + triangle) orders the contacts after the vertex's obstacle contacts
+/// and matches them for the warm start.
+///
 /// Where the work runs. Per step: collision on the host (q_t and q~ downloaded, one SignedDistance
 /// per candidate vertex and obstacle, contacts ordered by vertex then obstacle); then W, in one of
 /// two forms (LocalGlobalContactOptions::delassus, the "Schur." phase either way). With P selecting

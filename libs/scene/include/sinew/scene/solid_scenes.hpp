@@ -84,10 +84,11 @@ SolidScene pulled_through_gap_scene(int n = 12, double youngs = 1e7);
 /// 8 cm (ball_tet_mesh(n)) resting on the plane z = 0 beside it (1 cm gap). Both bodies are
 /// stable Neo-Hookean, rho = 1000, E = 1e5 Pa, nu = 0.3 (one material per description; the
 /// raptor's rho = 10, E = 2e4 made the 3 g finger fold over and blow up once pressed against the
-/// ball by a 3 cm pull). The ball's bottom cap (z < 8 mm) is held by targets (it rests on the
-/// plane), and the finger touches a sphere obstacle that the driver places each frame at the
-/// ball's centroid with the ball's rest radius: deformable-deformable contact is not in the
-/// integrator, so the finger is stopped by the ball but the ball does not feel the finger.
+/// ball by a 3 cm pull). The ball's bottom cap (z < 2 cm) is held by targets (it rests on the
+/// plane). The finger and the ball touch through the integrator's contact between bodies
+/// (LocalGlobalDescription::body_contact, friction 0.5): both bodies' surface vertices are
+/// contact vertices, each against the other's boundary triangles, so the ball is dented and
+/// pushed by the finger and the finger is stopped by the ball.
 /// Options: 3 seed Newton steps per L-G iteration (solid_scenes.cpp says why; Table 3 uses 1).
 /// n = 21 gives 10648 ball vertices (the raptor's 10.3k). @throws sinew::Error when n < 1.
 SolidScene cable_finger_scene(int n = 21);

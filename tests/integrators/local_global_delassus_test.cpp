@@ -177,8 +177,9 @@ TEST(LocalGlobalDelassus, OperatorAndExplicitWMoveTheClothAlike) {
 
 // The two blocks and the pulled cable: cable rows (several vertices per row of H) and two trees.
 // The blocks move by ~3 mm in 6 steps and the two forms drift apart by ~1e-13 m a step (measured
-// 8e-11 of the motion after 6 steps, 2e-12 of the positions): rounding through the stuck contacts'
-// ill-conditioned W; a wrong cable row or diagonal would differ at the motion's scale.
+// 8e-11 of the motion after 6 steps with the CSR global step, 1.2e-9 with the run-compressed one,
+// whose four-lane sums round differently): rounding through the stuck contacts' ill-conditioned
+// W, hence the bound 1e-8; a wrong cable row or diagonal would differ at the motion's scale.
 TEST(LocalGlobalDelassus, OperatorAndExplicitWMoveTwoBodiesWithACableAlike) {
   scene::SolidScene two = scene::slope_scene(2, 0.1);
   const Index second =
@@ -191,7 +192,7 @@ TEST(LocalGlobalDelassus, OperatorAndExplicitWMoveTwoBodiesWithACableAlike) {
   two.description.cables.push_back(cable);
   two.drive = [](LocalGlobalIntegrator& lg, long) { lg.set_cable_pull(0, 0.005); };
   two.name = "two_blocks_and_a_cable";
-  EXPECT_GT(expect_operator_matches_explicit(two, 6, 1e-9), 0u);
+  EXPECT_GT(expect_operator_matches_explicit(two, 6, 1e-8), 0u);
 }
 
 // The operator path on every host backend: the same positions as serial, bit for bit, and its W

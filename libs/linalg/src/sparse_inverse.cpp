@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "host_parallel.hpp"
 #include "sinew/linalg/kronecker.hpp"
@@ -134,6 +135,7 @@ SparseInverse::SparseInverse(const CsrMatrix& A, const SparseInverseOptions& opt
   chol.compute(*target);
   const CholeskyFactor L = chol.factor();
   factor_nnz_ = L.values.size();
+  perm_ = L.perm;
   S_ = invert_cholesky_factor(L, elimination_tree(*target, L.perm));
   S_eigen_ = to_eigen(S_);
 }
@@ -150,17 +152,124 @@ Eigen::VectorXd SparseInverse::apply(const Eigen::VectorXd& b) const {
   return Eigen::Map<const Eigen::VectorXd>(X.data(), X.size());
 }
 
+std::pair<RunCsr, RunCsr> elimination_order_factors(const CsrMatrix& S, const std::vector<Index>& order) {
+  const Index n = S.rows;
+  require(S.cols == n && static_cast<Index>(order.size()) == n,
+          "elimination_order_factors: S' must be square and the order must have one entry per row");
+  std::vector<Index> inverse(static_cast<std::size_t>(n), -1);
+  for (Index k = 0; k < n; ++k) {
+    require(order[k] >= 0 && order[k] < n && inverse[order[k]] == -1,
+            "elimination_order_factors: the order is not a permutation");
+    inverse[order[k]] = k;
+  }
+  // L^-T: entry (k, c) of S' is (k, j) of L^-1 with j = inverse[c], i.e. (j, k) of L^-T. Two
+  // counting passes; visiting S' by increasing k leaves every row of L^-T sorted.
+  CsrMatrix Lt;
+  Lt.rows = Lt.cols = n;
+  Lt.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (Index c : S.col_idx) ++Lt.row_ptr[static_cast<std::size_t>(inverse[c]) + 1];
+  for (Index j = 0; j < n; ++j) Lt.row_ptr[j + 1] += Lt.row_ptr[j];
+  Lt.col_idx.resize(S.col_idx.size());
+  Lt.values.resize(S.values.size());
+  std::vector<Index> next(Lt.row_ptr.begin(), Lt.row_ptr.end() - 1);
+  for (Index k = 0; k < n; ++k)
+    for (Index p = S.row_ptr[k]; p < S.row_ptr[k + 1]; ++p) {
+      const Index at = next[inverse[S.col_idx[p]]]++;
+      Lt.col_idx[at] = k;
+      Lt.values[at] = S.values[p];
+    }
+  // L^-1 = (L^-T)^T the same way: visiting L^-T by increasing j sorts L^-1's rows.
+  CsrMatrix L;
+  L.rows = L.cols = n;
+  L.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (Index k : Lt.col_idx) ++L.row_ptr[static_cast<std::size_t>(k) + 1];
+  for (Index k = 0; k < n; ++k) L.row_ptr[k + 1] += L.row_ptr[k];
+  L.col_idx.resize(Lt.col_idx.size());
+  L.values.resize(Lt.values.size());
+  next.assign(L.row_ptr.begin(), L.row_ptr.end() - 1);
+  for (Index j = 0; j < n; ++j)
+    for (Index p = Lt.row_ptr[j]; p < Lt.row_ptr[j + 1]; ++p) {
+      const Index at = next[Lt.col_idx[p]]++;
+      L.col_idx[at] = j;
+      L.values[at] = Lt.values[p];
+    }
+  RunCsr Lr = to_run_csr(L);
+  L = CsrMatrix();  // release before the second conversion: the factors are the big arrays
+  return {std::move(Lr), to_run_csr(Lt)};
+}
+
+namespace {
+
+// out[c * m + k] = in[block * order[k] + c]: P b, de-interleaved to one column per coordinate.
+class GatherOrder final : public RangeKernel {
+ public:
+  GatherOrder(const Index* order, Index m, int block, const double* in, double* out)
+      : order_(order), m_(m), block_(block), in_(in), out_(out) {}
+  void operator()(std::size_t begin, std::size_t end) const override {
+    for (std::size_t k = begin; k < end; ++k)
+      for (int c = 0; c < block_; ++c)
+        out_[static_cast<std::size_t>(c) * m_ + k] = in_[static_cast<std::size_t>(block_) * order_[k] + c];
+  }
+
+ private:
+  const Index* order_;
+  Index m_;
+  int block_;
+  const double* in_;
+  double* out_;
+};
+
+// out[block * order[k] + c] = in[c * m + k]: P^T z, interleaved again.
+class ScatterOrder final : public RangeKernel {
+ public:
+  ScatterOrder(const Index* order, Index m, int block, const double* in, double* out)
+      : order_(order), m_(m), block_(block), in_(in), out_(out) {}
+  void operator()(std::size_t begin, std::size_t end) const override {
+    for (std::size_t k = begin; k < end; ++k)
+      for (int c = 0; c < block_; ++c)
+        out_[static_cast<std::size_t>(block_) * order_[k] + c] = in_[static_cast<std::size_t>(c) * m_ + k];
+  }
+
+ private:
+  const Index* order_;
+  Index m_;
+  int block_;
+  const double* in_;
+  double* out_;
+};
+
+}  // namespace
+
 SparseInverseOperator::SparseInverseOperator(Backend& backend, const SparseInverse& inverse)
     : backend_(&backend),
       S_(to_device(backend, inverse.factor())),
-      St_(to_device(backend, from_eigen(EigenCsr(to_eigen(inverse.factor()).transpose())))),
       y_(backend.allocate<double>(static_cast<std::size_t>(inverse.dofs()))),
       block_(inverse.block()),
-      dofs_(inverse.dofs()) {}
+      dofs_(inverse.dofs()),
+      run_compressed_(backend.runs_host_code()) {
+  if (run_compressed_) {
+    auto [L, Lt] = elimination_order_factors(inverse.factor(), inverse.elimination_order());
+    L_ = DeviceRunCsr(backend, L);
+    Lt_ = DeviceRunCsr(backend, Lt);
+    order_ = backend.upload(inverse.elimination_order());
+    pb_ = backend.allocate<double>(static_cast<std::size_t>(dofs_));
+    z_ = backend.allocate<double>(static_cast<std::size_t>(dofs_));
+  } else {
+    St_ = to_device(backend, from_eigen(EigenCsr(to_eigen(inverse.factor()).transpose())));
+  }
+}
 
 void SparseInverseOperator::apply(const DeviceArray<double>& b, DeviceArray<double>& x) {
   if (&b == &x) throw Error("SparseInverseOperator::apply: x must not alias b");
-  if (block_ == 1) {
+  if (run_compressed_) {
+    if (b.size() != static_cast<std::size_t>(dofs_) || x.size() != static_cast<std::size_t>(dofs_))
+      throw Error("SparseInverseOperator::apply: b and x must hold dofs() = " + std::to_string(dofs_) + " entries");
+    const Index m = S_.rows;
+    backend_->for_each_range(static_cast<std::size_t>(m), GatherOrder(order_.data(), m, block_, b.data(), pb_.data()));
+    L_.multiply(*backend_, block_, pb_, y_);  // y = L^-1 P b
+    Lt_.multiply(*backend_, block_, y_, z_);  // z = L^-T y
+    backend_->for_each_range(static_cast<std::size_t>(m), ScatterOrder(order_.data(), m, block_, z_.data(), x.data()));
+  } else if (block_ == 1) {
     backend_->spmv(1.0, S_, Op::kNoTranspose, b, 0.0, y_);
     backend_->spmv(1.0, St_, Op::kNoTranspose, y_, 0.0, x);
   } else {
@@ -170,6 +279,13 @@ void SparseInverseOperator::apply(const DeviceArray<double>& b, DeviceArray<doub
 }
 
 double SparseInverseOperator::bytes_per_apply() const {
+  if (run_compressed_) {
+    // Both factors streamed once; P b and P^T z read and write the vector and the order once
+    // each; each product reads its input and writes its output once.
+    const double vec = static_cast<double>(dofs_) * sizeof(double);
+    const double order = static_cast<double>(S_.rows) * sizeof(Index);
+    return static_cast<double>(L_.bytes() + Lt_.bytes()) + 2.0 * (2.0 * vec + order) + 2.0 * (2.0 * vec);
+  }
   const double one = block_ == 1 ? csr_spmv_bytes(S_.rows, S_.cols, S_.nnz()) : spmv3_bytes(S_.rows, S_.cols, S_.nnz());
   return 2.0 * one;  // S' and its stored transpose, each streamed once
 }

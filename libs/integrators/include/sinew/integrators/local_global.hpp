@@ -298,8 +298,9 @@ class LocalGlobalIntegrator {
   const CsrMatrix& system_matrix() const;
   /// The sparse inverse factor (kSparseInverse only; null otherwise).
   const SparseInverse* sparse_inverse() const;
-  /// Backend memory traffic of one global step (bytes), to report GB/s: S' both ways for
-  /// kSparseInverse, A_s and the vectors per sweep for kJacobi, 0 for kCholmod (host).
+  /// Backend memory traffic of one global step (bytes), to report GB/s: for kSparseInverse what
+  /// SparseInverseOperator streams (the run-compressed L^-1 and L^-T and the vector passes on host
+  /// backends, S' both ways on CUDA), A_s and the vectors per sweep for kJacobi, 0 for kCholmod (host).
   double global_bytes_per_apply() const;
   /// The options in use.
   const LocalGlobalOptions& options() const;

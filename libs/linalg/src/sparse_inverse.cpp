@@ -200,37 +200,28 @@ std::pair<RunCsr, RunCsr> elimination_order_factors(const CsrMatrix& S, const st
 
 namespace {
 
-// out[c * m + k] = in[block * order[k] + c]: P b, de-interleaved to one column per coordinate.
-class GatherOrder final : public RangeKernel {
+// Between the interleaved vector (block entries per vertex, original order) and the
+// column-major m x block one in elimination order: kToOrder writes P b, out[c * m + k] =
+// in[block * order[k] + c]; kFromOrder writes P^T z, the same index pair the other way.
+class Reorder final : public RangeKernel {
  public:
-  GatherOrder(const Index* order, Index m, int block, const double* in, double* out)
-      : order_(order), m_(m), block_(block), in_(in), out_(out) {}
+  enum Direction { kToOrder, kFromOrder };
+  Reorder(Direction direction, const Index* order, Index m, int block, const double* in, double* out)
+      : direction_(direction), order_(order), m_(m), block_(block), in_(in), out_(out) {}
   void operator()(std::size_t begin, std::size_t end) const override {
     for (std::size_t k = begin; k < end; ++k)
-      for (int c = 0; c < block_; ++c)
-        out_[static_cast<std::size_t>(c) * m_ + k] = in_[static_cast<std::size_t>(block_) * order_[k] + c];
+      for (int c = 0; c < block_; ++c) {
+        const std::size_t ordered = static_cast<std::size_t>(c) * m_ + k;
+        const std::size_t original = static_cast<std::size_t>(block_) * order_[k] + c;
+        if (direction_ == kToOrder)
+          out_[ordered] = in_[original];
+        else
+          out_[original] = in_[ordered];
+      }
   }
 
  private:
-  const Index* order_;
-  Index m_;
-  int block_;
-  const double* in_;
-  double* out_;
-};
-
-// out[block * order[k] + c] = in[c * m + k]: P^T z, interleaved again.
-class ScatterOrder final : public RangeKernel {
- public:
-  ScatterOrder(const Index* order, Index m, int block, const double* in, double* out)
-      : order_(order), m_(m), block_(block), in_(in), out_(out) {}
-  void operator()(std::size_t begin, std::size_t end) const override {
-    for (std::size_t k = begin; k < end; ++k)
-      for (int c = 0; c < block_; ++c)
-        out_[static_cast<std::size_t>(block_) * order_[k] + c] = in_[static_cast<std::size_t>(c) * m_ + k];
-  }
-
- private:
+  Direction direction_;
   const Index* order_;
   Index m_;
   int block_;
@@ -265,10 +256,12 @@ void SparseInverseOperator::apply(const DeviceArray<double>& b, DeviceArray<doub
     if (b.size() != static_cast<std::size_t>(dofs_) || x.size() != static_cast<std::size_t>(dofs_))
       throw Error("SparseInverseOperator::apply: b and x must hold dofs() = " + std::to_string(dofs_) + " entries");
     const Index m = S_.rows;
-    backend_->for_each_range(static_cast<std::size_t>(m), GatherOrder(order_.data(), m, block_, b.data(), pb_.data()));
+    backend_->for_each_range(static_cast<std::size_t>(m),
+                             Reorder(Reorder::kToOrder, order_.data(), m, block_, b.data(), pb_.data()));
     L_.multiply(*backend_, block_, pb_, y_);  // y = L^-1 P b
     Lt_.multiply(*backend_, block_, y_, z_);  // z = L^-T y
-    backend_->for_each_range(static_cast<std::size_t>(m), ScatterOrder(order_.data(), m, block_, z_.data(), x.data()));
+    backend_->for_each_range(static_cast<std::size_t>(m),
+                             Reorder(Reorder::kFromOrder, order_.data(), m, block_, z_.data(), x.data()));
   } else if (block_ == 1) {
     backend_->spmv(1.0, S_, Op::kNoTranspose, b, 0.0, y_);
     backend_->spmv(1.0, St_, Op::kNoTranspose, y_, 0.0, x);

@@ -248,17 +248,16 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     volumes[e] = rests[e].volume;
     double W = 0.0;
     if (model == detail::kLocalNeoHookean) {
-      // ADMM penalty at the geometric mean of the element's elastic stiffness k = (2 mu + lambda) V
-      // and its inertia in F units, m = mean vertex mass / (h^2 sum_a |grad N_a|^2): ADMM's rate
-      // is best near sqrt(k m) (measured on a bar over E = 1e5..1e7 Pa, nu = 0.3..0.45: the best
-      // fixed multiple of (2 mu + lambda) V moved from 0.05 to 0.86 and this rule tracked it).
+      // ADMM penalty (local_global_kernels.hpp): near the geometric mean of the element's elastic
+      // stiffness and its inertia in F units, where ADMM's rate is best (measured on a bar over
+      // E = 1e5..1e7 Pa, nu = 0.3..0.45: the best fixed multiple of (2 mu + lambda) V moved from 0.05
+      // to 0.86 and this rule tracked it), and never below a quarter of the stiffness.
       double grad2 = 0.0, mass = 0.0;
       for (int a = 0; a < 4; ++a) {
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1] + cg[a][2] * cg[a][2];
         mass += 0.25 * m.masses[d.tets[4 * e + a]];
       }
-      const double k = (2.0 * lame.mu + lame.lambda) * rests[e].volume, inertia = mass / (h2 * grad2);
-      W = options.neo_hookean_weight * std::sqrt(k * inertia);
+      W = detail::neo_hookean_admm_weight(m.constants, rests[e].volume, mass, h2, grad2, options.neo_hookean_weight);
     } else {
       W = detail::projective_weight(m.constants, rests[e].volume);
     }

@@ -70,15 +70,13 @@ void TriangleElements::assemble(const LocalConstants& constants, const std::vect
     tri_shape_gradients(rests_[e], cg);
     double W = 0.0;
     if (constants.model == kLocalNeoHookean) {
-      // The tets' rule (local_global.cpp): ADMM penalty sqrt(k m) with k = (2 mu + lambda) V and
-      // m = mean vertex mass / (h^2 sum_a |grad N_a|^2), here with the triangle's 2-D gradients.
+      // The tets' rule (neo_hookean_admm_weight()) with the triangle's 2-D gradients.
       double grad2 = 0.0, mass = 0.0;
       for (int a = 0; a < 3; ++a) {
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1];
         mass += masses[nodes_[3 * e + a]] / 3.0;
       }
-      const double k = (2.0 * constants.lame.mu + constants.lame.lambda) * volumes_[e];
-      W = neo_hookean_weight * std::sqrt(k * mass / (h2 * grad2));
+      W = neo_hookean_admm_weight(constants, volumes_[e], mass, h2, grad2, neo_hookean_weight);
     } else {
       W = triangle_projective_weight(constants, volumes_[e]);
     }

@@ -113,11 +113,13 @@ struct LocalGlobalOptions {
   /// omega rho(D^-1 A) <= 1 by Gershgorin, so the sweeps converge for every mesh (plain Jacobi,
   /// omega = 1, diverges on tetrahedral meshes whose A is not diagonally dominant).
   double jacobi_relaxation = 0.0;
-  /// Multiplier of the automatic ADMM weight of Neo-Hookean elements, w_e = sqrt(k_e m_e): the
-  /// geometric mean of the element's small-strain stiffness k_e = (2 mu + lambda) V_e and its
-  /// inertia in deformation-gradient units m_e = mean vertex mass / (h^2 sum_a |grad N_a|^2).
-  /// ADMM-PD converges fastest near that balance, across stiff and soft materials (1 is best or
-  /// within 1.5x of the best multiple on the twisted-bar tests, E = 1e5..1e7 Pa, nu = 0.3..0.45).
+  /// Multiplier of the automatic ADMM weight of Neo-Hookean elements, w_e = max(sqrt(k_e m_e),
+  /// k_e / 4): the geometric mean of the element's small-strain stiffness k_e = (2 mu + lambda) V_e
+  /// and its inertia in deformation-gradient units m_e = mean vertex mass / (h^2 sum_a |grad N_a|^2),
+  /// but not less than a quarter of the stiffness. ADMM-PD converges fastest near the geometric
+  /// mean (1 is best or within 1.5x of the best multiple on the twisted-bar tests, E = 1e5..1e7 Pa,
+  /// nu = 0.3..0.45); where inertia is small (stiff materials, fine meshes, large steps) a weight
+  /// far below k_e let the iterates wander and the steps gain energy, hence the floor.
   double neo_hookean_weight = 1.0;
   /// Record the incremental potential (eq. (1)) of every iterate in the report: one element
   /// energy per element per iteration (computed with the local step) and three dot products.

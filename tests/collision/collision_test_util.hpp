@@ -1,12 +1,14 @@
 // Shared helpers of the collision tests: seeded random vectors, rotations and meshes.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "sinew/collision/shape.hpp"
+#include "sinew/collision/vec3_ops.hpp"
 
 // Thread-count tests pin TBB with tbb::global_control where oneTBB is installed.
 #if defined(__has_include)
@@ -66,6 +68,37 @@ inline Cloth make_cloth(int nx, int ny, double sx, double sy, double z) {
       c.tri.push_back({a, e, d});
     }
   return c;
+}
+
+// Positively oriented tet (x0, x1, x2, x3): det(x1 - x0, x2 - x0, x3 - x0) > 0.
+inline double orientation(const std::vector<Vec3>& x, const Index* t) {
+  return dot(v3::sub(x[t[1]], x[t[0]]), cross(v3::sub(x[t[2]], x[t[0]]), v3::sub(x[t[3]], x[t[0]])));
+}
+
+// A box [lo, hi] of nx x ny x nz cubes, six tets per cube (Kuhn), orientation fixed, appended to
+// (x, tets); returns the first vertex.
+inline Index append_box(std::vector<Vec3>& x, std::vector<Index>& tets, const Vec3& lo, const Vec3& hi, int nx, int ny,
+                        int nz) {
+  const Index first = static_cast<Index>(x.size());
+  auto id = [&](int i, int j, int k) { return first + i + (nx + 1) * (j + (ny + 1) * k); };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i)
+        x.push_back(v3::make(lo[0] + (hi[0] - lo[0]) * i / nx, lo[1] + (hi[1] - lo[1]) * j / ny,
+                             lo[2] + (hi[2] - lo[2]) * k / nz));
+  static const int kKuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        Index c[8];
+        for (int b = 0; b < 8; ++b) c[b] = id(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1));
+        for (const auto& t : kKuhn) {
+          Index tet[4] = {c[t[0]], c[t[1]], c[t[2]], c[t[3]]};
+          if (orientation(x, tet) < 0) std::swap(tet[2], tet[3]);
+          tets.insert(tets.end(), tet, tet + 4);
+        }
+      }
+  return first;
 }
 
 }  // namespace sinew::test

@@ -3,8 +3,9 @@
 // block resting on a pinned block carries its weight through the contact impulses without
 // sinking into it; two blocks colliding head-on keep their total momentum (the contact impulses
 // are internal); a block on a tilted deformable slab sticks above mu* = tan(angle) and slides
-// below; the stored and factored W agree with the dense H A^-1 H^T; host backends agree bitwise,
-// a checkpoint resumes bit for bit, steady contact reuses its buffers, and bad input is named.
+// below; two blocks crossed ridge on ridge rest on their edge-edge contact; the stored and factored W agree with the
+// dense H A^-1 H^T; host backends agree bitwise, a checkpoint resumes bit for bit, steady contact reuses its buffers,
+// and bad input is named.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -57,9 +58,9 @@ LocalGlobalDescription base(double E) {
 
 Index vertices_of(const LocalGlobalDescription& d) { return static_cast<Index>(d.rest_positions.size() / 3); }
 
-// The total contact impulse (world frame) on the vertices [first, end) in the last step: +R on
-// each contact's vertex, -b_k R on its triangle's vertices (R = n r_n + t1 r_t1 + t2 r_t2).
-Vec3 impulse_on(const LocalGlobalIntegrator& lg, const LocalGlobalReport& r, Index first, Index end) {
+// The total contact impulse (world frame) on the vertices [first, end) in the last step: w_k R on
+// each contact's node k (LocalGlobalReport::contact_nodes; R = n r_n + t1 r_t1 + t2 r_t2).
+Vec3 impulse_on(const LocalGlobalReport& r, Index first, Index end) {
   Vec3 sum{{0, 0, 0}};
   auto in = [&](Index v) { return v >= first && v < end; };
   for (std::size_t j = 0; j < r.contacts; ++j) {
@@ -69,12 +70,9 @@ Vec3 impulse_on(const LocalGlobalIntegrator& lg, const LocalGlobalReport& r, Ind
     Vec3 R{{0, 0, 0}};
     for (int i = 0; i < 3; ++i)
       R[i] = n[i] * r.impulses[3 * j] + t1[i] * r.impulses[3 * j + 1] + t2[i] * r.impulses[3 * j + 2];
-    double w = in(r.contact_vertex[j]) ? 1.0 : 0.0;
-    if (r.contact_triangle[j] >= 0) {
-      const auto& tri = lg.contact_surfaces().triangles[static_cast<std::size_t>(r.contact_triangle[j])];
-      for (int k = 0; k < 3; ++k)
-        if (in(tri[k])) w -= r.contact_barycentric[3 * j + k];
-    }
+    double w = 0.0;
+    for (int k = 0; k < 4; ++k)
+      if (r.contact_nodes[4 * j + k] >= 0 && in(r.contact_nodes[4 * j + k])) w += r.contact_weights[4 * j + k];
     for (int i = 0; i < 3; ++i) sum[i] += w * R[i];
   }
   return sum;
@@ -127,7 +125,7 @@ TEST(LocalGlobalBodyContact, BlockRestsOnABlockWithImpulsesEqualToItsWeight) {
     ASSERT_TRUE(r.ok()) << r.message;
     worst_depth = std::min(worst_depth, deepest_penetration(lg));
   }
-  const Vec3 R = impulse_on(lg, r, top, n);
+  const Vec3 R = impulse_on(r, top, n);
   int both_ways[2] = {0, 0};
   for (std::size_t j = 0; j < r.contacts; ++j) ++both_ways[r.contact_vertex[j] >= top ? 1 : 0];
   std::printf(
@@ -215,6 +213,76 @@ double slide(double mu, int steps) {
     m += lg.masses()[i];
   }
   return dx / m;
+}
+
+// Rotates the vertices [first, end) of @p d by @p angle about the axis @p axis (0 = x, 1 = y)
+// through @p centre.
+void rotate(LocalGlobalDescription& d, Index first, Index end, int axis, double angle, const Vec3& centre) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  const int i = axis == 0 ? 1 : 2, j = axis == 0 ? 2 : 0;  // the plane turned: (y, z) or (z, x)
+  for (Index v = first; v < end; ++v) {
+    double* p = &d.rest_positions[3 * static_cast<std::size_t>(v)];
+    const double a = p[i] - centre[i], b = p[j] - centre[j];
+    p[i] = centre[i] + c * a - s * b;
+    p[j] = centre[j] + s * a + c * b;
+  }
+}
+
+// Edge on edge: a pinned block turned 45 degrees about y, its top a ridge along y, and above it
+// a block turned 45 degrees about x, its bottom a ridge along x, 1 mm apart. The ridges cross
+// at their middles, where neither block has a vertex and no vertex of either comes near the
+// other: only the edge-edge contact (EdgeEdgeDetector) holds the upper block, which without it
+// falls through the lower one (0.80 m down after the 40 steps).
+TEST(LocalGlobalBodyContact, CrossedRidgesRestOnTheirEdgeEdgeContact) {
+  LocalGlobalDescription d = base(1e6);
+  const double half = 0.05, r = half * std::sqrt(2.0);
+  const Index lower = add_box(d, Vec3{{-half, -0.1, -r - half}}, Vec3{{half, 0.1, -r + half}}, 1, 1, 1);
+  const Index upper = vertices_of(d);
+  rotate(d, lower, upper, 1, 0.25 * kPi, Vec3{{0, 0, -r}});  // ridge along y at z = 0
+  add_box(d, Vec3{{-0.1, -half, 0.001 + r - half}}, Vec3{{0.1, half, 0.001 + r + half}}, 1, 1, 1);
+  const Index end = vertices_of(d);
+  rotate(d, upper, end, 0, 0.25 * kPi, Vec3{{0, 0, 0.001 + r}});  // ridge along x at z = 1 mm
+  pin_below(d, lower, upper, -r - 0.5 * r);                       // the lower block's bottom ridge
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator lg(*be, d);
+  double mass = 0.0;
+  for (Index v = upper; v < end; ++v) mass += lg.masses()[v];
+  auto ridge_gap = [&]() {  // z of the upper ridge's middle above the lower ridge's middle
+    const std::vector<double> x = lg.positions();
+    double zu = 1e9, zl = -1e9;
+    for (Index v = upper; v < end; ++v) zu = std::min(zu, x[3 * v + 2]);
+    for (Index v = lower; v < upper; ++v) zl = std::max(zl, x[3 * v + 2]);
+    return zu - zl;
+  };
+  LocalGlobalReport r_last;
+  int edge_contacts = 0;
+  double lowest = 1.0;
+  for (int step = 0; step < 40; ++step) {
+    r_last = lg.step();
+    ASSERT_TRUE(r_last.ok()) << r_last.message;
+    lowest = std::min(lowest, ridge_gap());
+  }
+  for (std::size_t j = 0; j < r_last.contacts; ++j) edge_contacts += r_last.contact_triangle[j] == -2;
+  const Vec3 R = impulse_on(r_last, upper, end);
+  const double weight_h = mass * 9.81 * d.time_step;
+  std::printf(
+      "crossed ridges: %zu contacts (%d edge-edge), ridges' lowest gap %.2e m, impulse on the upper block "
+      "%.4e N s against its weight h %.4e\n",
+      r_last.contacts, edge_contacts, lowest, R[2], weight_h);
+  EXPECT_GE(edge_contacts, 1);
+  EXPECT_GT(lowest, -1e-4) << "the upper ridge stays on the lower one";
+  EXPECT_NEAR(R[2], weight_h, 0.05 * weight_h) << "the edge-edge contact carries the weight";
+  // The warm start keys edge-edge contacts by (a0, edge b, a1): a checkpoint keeps them.
+  LocalGlobalIntegrator resumed(*be, d);
+  std::stringstream saved;
+  lg.save(saved);
+  resumed.restore(saved);
+  for (int step = 0; step < 5; ++step) {
+    ASSERT_TRUE(lg.step().ok());
+    ASSERT_TRUE(resumed.step().ok());
+  }
+  const std::vector<double> xa = lg.positions(), xb = resumed.positions();
+  EXPECT_EQ(std::memcmp(xa.data(), xb.data(), xa.size() * sizeof(double)), 0) << "resumed bit for bit";
 }
 
 TEST(LocalGlobalBodyContact, BlockOnATiltedSlabSticksAboveTanAngleAndSlidesBelow) {

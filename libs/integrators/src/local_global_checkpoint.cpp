@@ -2,16 +2,18 @@
 // description and options, as raw host bytes (doubles as bits, native byte order), so that an
 // integrator built from the same description and options continues bit for bit.
 //
-// Layout (version 1): "SNWLGCK\0" (8 bytes), uint32 version; uint64 vertices, targets, cables,
+// Layout (version 2): "SNWLGCK\0" (8 bytes), uint32 version; uint64 vertices, targets, cables,
 // obstacles (checked against the integrator); int64 steps; (3n) x, (3n) v; (targets x 3) target
 // positions; (3n) the per-coordinate pinned targets (their weighted means, kept as computed so
 // that set_target()'s order of sums survives); then, with a contact solver (obstacles, cables or
 // contact between bodies), per obstacle its
 // pose (9 + 3) and motion (3 + 3), per cable its pull and previous impulse, and the warm start:
 // uint64 count, per previous contact int64 vertex, int64 obstacle (obstacles + triangle for a
-// contact between bodies), 9 frame values (n, t1, t2) and
-// 3 impulses. Everything else in Impl is rebuilt from the description (A, S', G, masses) or reset
-// at each step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is q~).
+// vertex-triangle contact between bodies, obstacles + triangles + edge b for an edge-edge one),
+// int64 second key (edge a's second vertex for an edge-edge contact, -1 otherwise; new in
+// version 2), 9 frame values (n, t1, t2) and 3 impulses. Everything else in Impl is rebuilt from the description (A,
+// S', G, masses) or reset at each step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is
+// q~).
 #include <cstdint>
 #include <cstring>
 #include <istream>
@@ -28,7 +30,7 @@ namespace sinew::integrators {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'N', 'W', 'L', 'G', 'C', 'K', '\0'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 
 }  // namespace
 
@@ -50,6 +52,7 @@ void LocalGlobalContactSolver::save(CheckpointWriter& out) const {
     const Contact& c = contacts_prev_[j];
     out.put(static_cast<std::int64_t>(c.vertex));
     out.put(static_cast<std::int64_t>(c.obstacle));
+    out.put(static_cast<std::int64_t>(is_edge_contact(c) ? c.tri[0] : -1));
     for (const Vec3& f : c.frame) out.vec3(f);
     out.doubles(r_prev_.data() + 3 * j, 3);
   }
@@ -76,22 +79,31 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
     s.pulls.push_back(buffer[0]);
     s.cable_r_prev.push_back(buffer[1]);
   }
-  // At most one contact per (candidate vertex, obstacle) pair and per (vertex, other body).
+  // At most one contact per (candidate vertex, obstacle) pair and per (vertex, other body), and
+  // one per pair of boundary edges.
   const std::size_t sides = obstacles_.size() + static_cast<std::size_t>(bodies_.surfaces.bodies);
-  const std::size_t count = in.bounded_count(candidates_.size() * sides, "previous contacts");
-  // The key of a body contact is obstacles + its triangle (VertexContact::obstacle).
-  const std::int64_t keys = static_cast<std::int64_t>(obstacles_.size() + bodies_.surfaces.triangles.size());
+  const std::size_t edges = bodies_.active ? boundary_edges(bodies_.surfaces).size() : 0;
+  const std::size_t count = in.bounded_count(candidates_.size() * sides + edges * edges, "previous contacts");
+  // The key of a body contact is obstacles + its triangle, or obstacles + triangles + edge b
+  // (VertexContact::obstacle).
+  const std::int64_t triangle_keys = static_cast<std::int64_t>(obstacles_.size() + bodies_.surfaces.triangles.size());
+  const std::int64_t keys = triangle_keys + static_cast<std::int64_t>(edges);
   s.contacts_prev.resize(count);
   s.r_prev.resize(3 * count);
   for (std::size_t j = 0; j < count; ++j) {
     Contact& c = s.contacts_prev[j];
     const auto vertex = in.get<std::int64_t>("contact vertex");
     const auto obstacle = in.get<std::int64_t>("contact obstacle");
-    require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < keys,
+    const auto second = in.get<std::int64_t>("contact second key");
+    const bool edge = obstacle >= triangle_keys;
+    require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < keys &&
+                (edge ? second > vertex && second < n_ : second == -1),
             in.who() + "previous contact " + std::to_string(j) + " names vertex " + std::to_string(vertex) +
-                " and obstacle " + std::to_string(obstacle) + ", out of range for this integrator");
+                ", obstacle " + std::to_string(obstacle) + " and second key " + std::to_string(second) +
+                ", out of range for this integrator");
     c.vertex = static_cast<Index>(vertex);
     c.obstacle = static_cast<int>(obstacle);
+    if (edge) c.tri[0] = static_cast<Index>(second);
     for (Vec3& f : c.frame) f = in.vec3("contact frame");
     in.doubles(buffer, 3, "contact impulse");
     for (int i = 0; i < 3; ++i) s.r_prev[3 * j + i] = buffer[i];

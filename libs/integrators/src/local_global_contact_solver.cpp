@@ -25,6 +25,10 @@ namespace {
 
 using detail::num;
 
+// Boundary edges whose faces' normals are more than this apart (10 degrees) take part in
+// edge-edge contacts (EdgeEdgeDetector): a flatter edge meets the other body through its faces.
+constexpr double kSharpEdgeAngle = 10.0 * 3.14159265358979323846 / 180.0;
+
 bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 
 }  // namespace
@@ -229,9 +233,19 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
         ys_[v][i] = y_host_[3 * v + i];
       }
     detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
+    // Edge-edge contacts (sharp edges crossing), in the contacts' key order (a0, edge b, a1).
+    edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_);
+    const auto& edges = edge_detector_.edges();
+    std::sort(found_edges_.begin(), found_edges_.end(), [&](const EdgeEdgeContact& a, const EdgeEdgeContact& b) {
+      const auto& ea = edges[a.edge_a];
+      const auto& eb = edges[b.edge_a];
+      return ea[0] != eb[0] ? ea[0] < eb[0] : a.edge_b != b.edge_b ? a.edge_b < b.edge_b : ea[1] < eb[1];
+    });
   }
   const int n_obstacles = static_cast<int>(obstacles_.size());
+  const int n_triangle_keys = n_obstacles + static_cast<int>(bodies_.surfaces.triangles.size());
   std::size_t next_found = 0;  // found_ is sorted by (vertex, triangle) and its vertices are candidates
+  std::size_t next_edge = 0;   // found_edges_ likewise by (a0, edge b, a1)
   for (Index v : candidates_) {
     const std::size_t o3 = 3 * static_cast<std::size_t>(v);
     const Vec3 x{{x_host_[o3], x_host_[o3 + 1], x_host_[o3 + 2]}};
@@ -260,6 +274,26 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
       }
       contacts_.push_back(c);
       const double d = b.distance - thickness_;
+      e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
+    }
+    // Then its edge-edge contacts as edge a's first vertex: rows over a0, a1, b0, b1 with weights
+    // 1 - s, s, -(1 - t), -t.
+    const auto& edges = edge_detector_.edges();
+    for (; next_edge < found_edges_.size() && edges[found_edges_[next_edge].edge_a][0] == v; ++next_edge) {
+      const EdgeEdgeContact& g = found_edges_[next_edge];
+      const auto& a = edges[g.edge_a];
+      const auto& b = edges[g.edge_b];
+      const ContactFrame f = contact_frame(g.normal);
+      Contact c{v, n_triangle_keys + static_cast<int>(g.edge_b), {f.normal, f.tangent1, f.tangent2}};
+      c.self = 1.0 - g.s;
+      c.tri[0] = a[1];
+      c.tri[1] = b[0];
+      c.tri[2] = b[1];
+      c.bary[0] = -g.s;
+      c.bary[1] = 1.0 - g.t;
+      c.bary[2] = g.t;
+      contacts_.push_back(c);
+      const double d = g.distance - thickness_;
       e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
   }
@@ -332,16 +366,17 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   for (std::size_t i = 0; i < na; ++i)
     if (options_.warm_start) r0[3 * nc + i] = cable_r_prev_[active_[i]];
   if (options_.warm_start) {
+    // Key order (vertex, obstacle, and a's second vertex for an edge-edge contact).
+    auto key_less = [this](const Contact& a, const Contact& b) {
+      if (a.vertex != b.vertex) return a.vertex < b.vertex;
+      if (a.obstacle != b.obstacle) return a.obstacle < b.obstacle;
+      return is_edge_contact(a) && a.tri[0] < b.tri[0];
+    };
     std::size_t p = 0;
     for (std::size_t j = 0; j < nc; ++j) {
       const Contact& c = contacts_[j];
-      while (p < contacts_prev_.size() &&
-             (contacts_prev_[p].vertex < c.vertex ||
-              (contacts_prev_[p].vertex == c.vertex && contacts_prev_[p].obstacle < c.obstacle)))
-        ++p;
-      if (p == contacts_prev_.size() || contacts_prev_[p].vertex != c.vertex ||
-          contacts_prev_[p].obstacle != c.obstacle)
-        continue;
+      while (p < contacts_prev_.size() && key_less(contacts_prev_[p], c)) ++p;
+      if (p == contacts_prev_.size() || key_less(c, contacts_prev_[p])) continue;
       Vec3 world{{0, 0, 0}};
       for (int i = 0; i < 3; ++i) world = v3::madd(world, r_prev_[3 * p + i], contacts_prev_[p].frame[i]);
       for (int i = 0; i < 3; ++i) r0[3 * j + i] = dot(c.frame[i], world);
@@ -512,11 +547,22 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     report.contact_vertex.resize(nc);
     report.contact_triangle.resize(nc);
     report.contact_barycentric.resize(3 * nc);
+    report.contact_nodes.assign(4 * nc, -1);
+    report.contact_weights.assign(4 * nc, 0.0);
     const int n_obstacles = static_cast<int>(obstacles_.size());
     for (std::size_t j = 0; j < nc; ++j) {
-      report.contact_vertex[j] = contacts_[j].vertex;
-      report.contact_triangle[j] = contacts_[j].obstacle < n_obstacles ? -1 : contacts_[j].obstacle - n_obstacles;
-      for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = contacts_[j].bary[k];
+      const Contact& c = contacts_[j];
+      const bool edge = is_edge_contact(c);
+      report.contact_vertex[j] = c.vertex;
+      report.contact_triangle[j] = c.obstacle < n_obstacles ? -1 : edge ? -2 : c.obstacle - n_obstacles;
+      const double bary[3] = {edge ? -c.bary[0] : c.bary[0], edge ? c.bary[2] : c.bary[1], edge ? 0.0 : c.bary[2]};
+      for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = bary[k];  // edge-edge: s, t, 0
+      const Index nodes[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};
+      const double weights[4] = {c.self, -c.bary[0], -c.bary[1], -c.bary[2]};
+      for (int k = 0; k < (c.tri[0] < 0 ? 1 : 4); ++k) {
+        report.contact_nodes[4 * j + k] = nodes[k];
+        report.contact_weights[4 * j + k] = weights[k];
+      }
       for (int i = 0; i < 3; ++i) {
         report.normals[3 * j + i] = contacts_[j].frame[0][i];
         report.tangents[3 * j + i] = contacts_[j].frame[1][i];

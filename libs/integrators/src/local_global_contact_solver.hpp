@@ -1,5 +1,5 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles and
-// vertex-triangle contact between bodies), H, d, the Delassus
+// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles, and
+// vertex-triangle and edge-edge contact between bodies), H, d, the Delassus
 // operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the seed Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
@@ -13,6 +13,7 @@
 
 #include "local_global_contact_operator.hpp"
 #include "local_global_delassus.hpp"
+#include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/constraints/seed_newton_step.hpp"
@@ -110,6 +111,10 @@ class LocalGlobalContactSolver {
   bool use_operator(const std::vector<Index>& verts) const;
   void relinearize_cables(const std::vector<double>& xk);
   double now_seconds();
+  /// Whether @p c is an edge-edge contact (its key is past the obstacles' and triangles').
+  bool is_edge_contact(const Contact& c) const {
+    return static_cast<std::size_t>(c.obstacle) >= obstacles_.size() + bodies_.surfaces.triangles.size();
+  }
 
   Backend* be_;
   LocalGlobalContactOptions options_;
@@ -133,6 +138,8 @@ class LocalGlobalContactSolver {
   double body_friction_;                              // its Coulomb coefficient
   VertexTriangleDetector detector_;                   // its collision (buffers kept between steps)
   std::vector<VertexTriangleContact> found_;          // its contacts of this step, by (vertex, triangle)
+  EdgeEdgeDetector edge_detector_;                    // its edge-edge collision
+  std::vector<EdgeEdgeContact> found_edges_;          // its contacts of this step, by (a0, edge b, a1)
   std::vector<Vec3> xs_, ys_;                         // (n) q_t and q~ as points, for the detector
   mutable std::vector<Index> group_;                  // (contacts) scratch of use_operator()
   std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle key

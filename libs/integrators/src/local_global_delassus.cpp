@@ -468,7 +468,7 @@ int contact_entries(const VertexContact& c, Index* v, double* w) {
   }
   // Ascending vertices (insertion sort of four), so that H's rows have ascending columns.
   Index vs[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};
-  double ws[4] = {1.0, -c.bary[0], -c.bary[1], -c.bary[2]};
+  double ws[4] = {c.self, -c.bary[0], -c.bary[1], -c.bary[2]};
   for (int i = 1; i < 4; ++i)
     for (int k = i; k > 0 && vs[k] < vs[k - 1]; --k) {
       std::swap(vs[k], vs[k - 1]);

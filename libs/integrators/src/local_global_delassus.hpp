@@ -20,21 +20,25 @@ namespace sinew::integrators::detail {
 /// displacement x_vertex - sum_k bary_k x_tri[k] (vertex_triangle_contacts.hpp): one vertex
 /// against an obstacle, four against a triangle.
 struct VertexContact {
-  Index vertex;  ///< vertex of the solid
-  /// Key of the other side: an obstacle index in [0, obstacles), or obstacles + the index of a
-  /// body-contact triangle. Contacts are ordered by (vertex, obstacle), and the warm start
-  /// matches contacts of consecutive steps by it.
+  Index vertex;  ///< vertex of the solid (an edge-edge contact: edge a's first vertex)
+  /// Key of the other side: an obstacle index in [0, obstacles), obstacles + the index of a
+  /// body-contact triangle, or obstacles + triangles + the index of an edge b (edge-edge, with
+  /// tri[0] = a's second vertex completing the key). Contacts are ordered by (vertex, obstacle,
+  /// tri[0]), and the warm start matches contacts of consecutive steps by it.
   int obstacle;
   Vec3 frame[3];                     ///< n, t1, t2 (world frame)
-  Index tri[3] = {-1, -1, -1};       ///< the triangle's vertices (body contact), -1 against an obstacle
-  double bary[3] = {0.0, 0.0, 0.0};  ///< barycentric weights of the triangle's closest point
+  Index tri[3] = {-1, -1, -1};       ///< the triangle's vertices (body contact), -1 against an obstacle;
+                                     ///< edge-edge: a's second vertex, b's two vertices
+  double bary[3] = {0.0, 0.0, 0.0};  ///< barycentric weights of the triangle's closest point;
+                                     ///< edge-edge: -s, 1 - t, t (weights -bary on tri)
+  double self = 1.0;                 ///< weight of vertex in the rows: 1, or 1 - s on edge a
 };
 
 /// Most vertices of one contact row (a vertex and a triangle).
 constexpr int kMaxContactVertices = 4;
 
-/// The entries of @p c's rows: vertices @p v (ascending) with weights @p w (+1 on the contact
-/// vertex, -bary on the triangle's); returns their count, 1 or 4.
+/// The entries of @p c's rows: vertices @p v (ascending) with weights @p w (self on the contact
+/// vertex, -bary on tri's); returns their count, 1 or 4.
 int contact_entries(const VertexContact& c, Index* v, double* w);
 
 /// Contacts grouped by the elimination-tree roots of their vertices: two contacts share a group

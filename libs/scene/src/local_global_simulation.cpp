@@ -260,7 +260,7 @@ std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
   const Impl& d = *impl_;
   const auto& desc = d.scene.description;
   const std::vector<double> x = d.lg->positions(), vel = d.lg->velocities();
-  // Contact force per vertex (world frame): sum over its contacts of (n r_n + t1 r_t1 + t2 r_t2) / h.
+  // Contact force per vertex (world frame): sum over its contacts of w (n r_n + t1 r_t1 + t2 r_t2) / h.
   std::vector<double> force(x.size(), 0.0);
   const LocalGlobalReport& r = d.report;
   const bool frames = r.tangents.size() == r.normals.size();
@@ -272,8 +272,14 @@ std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
       const Vec3 t1 = vertex(r.tangents, static_cast<Index>(c)), t2 = cross(nrm, t1);
       for (int k = 0; k < 3; ++k) f[k] += t1[k] * r.impulses[3 * c + 1] + t2[k] * r.impulses[3 * c + 2];
     }
-    const std::size_t v = static_cast<std::size_t>(r.contact_vertex[c]);
-    for (int k = 0; k < 3; ++k) force[3 * v + k] += f[k] / h;
+    // On each of the contact's nodes with its weight (+1 on a vertex against an obstacle; both
+    // sides of a contact between bodies).
+    for (int e = 0; e < 4 && 4 * c + 3 < r.contact_nodes.size(); ++e) {
+      const Index node = r.contact_nodes[4 * c + e];
+      if (node < 0) break;
+      for (int k = 0; k < 3; ++k)
+        force[3 * static_cast<std::size_t>(node) + k] += r.contact_weights[4 * c + e] * f[k] / h;
+    }
   }
   std::vector<OutputMesh> out;
   for (const LocalGlobalBody& b : d.bodies) {

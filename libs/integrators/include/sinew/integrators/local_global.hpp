@@ -82,7 +82,8 @@ struct LocalGlobalDescription {
   std::vector<Cable> cables;
   /// Contact between the solid's bodies (the connected components of its tets): each contact
   /// vertex on a body's boundary against the boundary triangles of the other bodies whose three
-  /// vertices are contact vertices (vertex_triangle_contacts.hpp; no self-contact; triangle
+  /// vertices are contact vertices (vertex_triangle_contacts.hpp), and the sharp edges of those
+  /// triangles against the other bodies' edges (edge_edge_contacts.hpp; no self-contact; triangle
   /// membranes take no part). It acts only with two or more such bodies, and then needs the
   /// kSparseInverse global step; false = the bodies pass through each other.
   bool body_contact = true;
@@ -163,12 +164,20 @@ struct LocalGlobalReport {
   /// contacts between bodies): the stable contact order.
   std::vector<Index> contact_vertex;
   /// (contacts) the other side of each contact: the body-contact triangle's index in
-  /// LocalGlobalIntegrator::contact_surfaces().triangles, or -1 against an obstacle.
+  /// LocalGlobalIntegrator::contact_surfaces().triangles, -1 against an obstacle, or -2 for an
+  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex).
   std::vector<Index> contact_triangle;
   /// (3 contacts) barycentric weights b of the triangle's closest point (0 against an
   /// obstacle): the contact's impulse R = n r_n + t1 r_t1 + t2 r_t2 acts as +R on the vertex and
   /// -b_k R on the triangle's vertex k, so it is internal to the solid (momentum-conserving).
+  /// Edge-edge: (s, t, 0), the closest points' parameters on edges a and b.
   std::vector<double> contact_barycentric;
+  /// (4 contacts) the vertices of each contact's rows, -1 past the last: the vertex alone against
+  /// an obstacle; the vertex and the triangle's three; edge a's two and edge b's two.
+  std::vector<Index> contact_nodes;
+  /// (4 contacts) the weights of contact_nodes: the impulse R acts as w_k R on node k (1; 1 and
+  /// -b_k; 1 - s, s, -(1 - t), -t), so a contact between bodies is internal to the solid.
+  std::vector<double> contact_weights;
   /// (3 contacts) unit first tangents t1 (world frame) of the contacts; t2 = n x t1. With normals
   /// and impulses they give each contact's impulse in the world frame, n r_n + t1 r_t1 + t2 r_t2.
   std::vector<double> tangents;

@@ -32,7 +32,10 @@
 /// impulses, momentum kept). W_(j,i),(k,l) = K_jk f_ji . f_kl, K_jk = sum_(a in j, b in k)
 /// w_a w_b C_ab; contacts couple across the two bodies' elimination trees (contact_groups()). The
 /// key (vertex, obstacles + triangle) orders the contacts after the vertex's obstacle contacts
-/// and matches them for the warm start.
+/// and matches them for the warm start. An edge-edge contact (edge_edge_contacts.hpp) between
+/// edges (a0, a1) and (b0, b1) with closest points at s and t has the rows
+/// f_ji^T ((1 - s) e_a0 + s e_a1 - (1 - t) e_b0 - t e_b1) (x) I_3, the same four-vertex form; its
+/// key (a0, obstacles + triangles + edge b, a1) follows a0's vertex-triangle contacts.
 ///
 /// Where the work runs. Per step: collision on the host (q_t and q~ downloaded, one SignedDistance
 /// per candidate vertex and obstacle, contacts ordered by vertex then obstacle); then W, in one of

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <vector>
 
 #include "sinew/collision/shape.hpp"
 #include "sinew/collision/vec3_ops.hpp"
+#include "sinew/collision/vertex_triangle_contacts.hpp"
 
 // Thread-count tests pin TBB with tbb::global_control where oneTBB is installed.
 #if defined(__has_include)
@@ -99,6 +101,19 @@ inline Index append_box(std::vector<Vec3>& x, std::vector<Index>& tets, const Ve
         }
       }
   return first;
+}
+
+// @p s with its triangles (and their bodies) in a random order.
+inline TetSurfaces shuffled_triangles(const TetSurfaces& s, Rng& rng) {
+  TetSurfaces p = s;
+  std::vector<std::size_t> perm(s.triangles.size());
+  std::iota(perm.begin(), perm.end(), std::size_t{0});
+  std::shuffle(perm.begin(), perm.end(), rng.gen);
+  for (std::size_t t = 0; t < perm.size(); ++t) {
+    p.triangles[t] = s.triangles[perm[t]];
+    p.triangle_body[t] = s.triangle_body[perm[t]];
+  }
+  return p;
 }
 
 }  // namespace sinew::test

@@ -156,14 +156,8 @@ TEST(EdgeEdgeDetector, OrderIsStableAndBuffersAreReused) {
       for (int k = 0; k < 3; ++k) EXPECT_EQ(a[i].normal[k], b[i].normal[k]);
     }
   };
-  TetSurfaces p = s;  // shuffled triangles: the edges are named by their vertices, so the same
-  std::vector<std::size_t> perm(s.triangles.size());
-  std::iota(perm.begin(), perm.end(), std::size_t{0});
-  std::shuffle(perm.begin(), perm.end(), rng.gen);
-  for (std::size_t t = 0; t < perm.size(); ++t) {
-    p.triangles[t] = s.triangles[perm[t]];
-    p.triangle_body[t] = s.triangle_body[perm[t]];
-  }
+  // Shuffled triangles: the edges are named by their vertices, so the same contacts.
+  const TetSurfaces p = test::shuffled_triangles(s, rng);
   std::vector<EdgeEdgeContact> out;
   EdgeEdgeDetector fresh;
   fresh.detect(p, x, nullptr, 0.02, kSharp, out);

@@ -237,14 +237,7 @@ TEST(VertexTriangleDetector, OrderIsStableAndThereIsNoSelfContact) {
   det.detect(s, shuffled, x, nullptr, 0.03, out);
   same(ref, out);
   // Shuffled triangles: the same (vertex, triangle vertices) pairs.
-  TetSurfaces p = s;
-  std::vector<std::size_t> perm(s.triangles.size());
-  std::iota(perm.begin(), perm.end(), std::size_t{0});
-  std::shuffle(perm.begin(), perm.end(), rng.gen);
-  for (std::size_t t = 0; t < perm.size(); ++t) {
-    p.triangles[t] = s.triangles[perm[t]];
-    p.triangle_body[t] = s.triangle_body[perm[t]];
-  }
+  const TetSurfaces p = test::shuffled_triangles(s, rng);
   VertexTriangleDetector fresh;
   fresh.detect(p, queries, x, nullptr, 0.03, out);
   ASSERT_EQ(out.size(), ref.size());

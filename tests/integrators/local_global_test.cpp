@@ -75,16 +75,9 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) 
   return m;
 }
 
-// Ground truth: one ImplicitEuler step (Newton on the incremental potential, converged to 1e-13)
-// of the same particles, lumped masses, gravity and material (model::TetFemField).
-std::vector<double> newton_step(const LocalGlobalIntegrator& lg, const Bar& bar, MaterialModel model,
-                                const ElasticParameters& elastic, const std::vector<double>& x0,
-                                const std::vector<double>& v0, double h) {
-  model::MechanicalSystem system;
-  system.set_gravity(Vec3{{0, 0, -9.81}});
-  for (Index i = 0; i < lg.num_vertices(); ++i)
-    system.add_particle(lg.masses()[i], Vec3{{x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]}}, "",
-                        Vec3{{v0[3 * i], v0[3 * i + 1], v0[3 * i + 2]}});
+// The bar's tets as a model::TetFemField of @p model on @p system (rest shape = the bar's).
+void add_bar_field(model::MechanicalSystem& system, const Bar& bar, MaterialModel model,
+                   const ElasticParameters& elastic) {
   auto field = std::make_shared<model::TetFemField>(model, elastic);
   for (std::size_t e = 0; e < bar.tets.size() / 4; ++e) {
     double X[12];
@@ -96,6 +89,19 @@ std::vector<double> newton_step(const LocalGlobalIntegrator& lg, const Bar& bar,
     field->add(nodes, make_tet_rest(X));
   }
   system.add_force_field(field);
+}
+
+// Ground truth: one ImplicitEuler step (Newton on the incremental potential, converged to 1e-13)
+// of the same particles, lumped masses, gravity and material (model::TetFemField).
+std::vector<double> newton_step(const LocalGlobalIntegrator& lg, const Bar& bar, MaterialModel model,
+                                const ElasticParameters& elastic, const std::vector<double>& x0,
+                                const std::vector<double>& v0, double h) {
+  model::MechanicalSystem system;
+  system.set_gravity(Vec3{{0, 0, -9.81}});
+  for (Index i = 0; i < lg.num_vertices(); ++i)
+    system.add_particle(lg.masses()[i], Vec3{{x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]}}, "",
+                        Vec3{{v0[3 * i], v0[3 * i + 1], v0[3 * i + 2]}});
+  add_bar_field(system, bar, model, elastic);
   ImplicitEulerOptions options;
   options.newton.relative_tolerance = 1e-13;
   options.newton.max_iterations = 100;
@@ -173,17 +179,7 @@ double total_energy(const LocalGlobalIntegrator& lg, const Bar& bar, const Elast
     system.add_particle(lg.masses()[i], Vec3{{bar.x[3 * i], bar.x[3 * i + 1], bar.x[3 * i + 2]}});
     for (int c = 0; c < 3; ++c) kinetic += 0.5 * lg.masses()[i] * v[3 * i + c] * v[3 * i + c];
   }
-  auto field = std::make_shared<model::TetFemField>(MaterialModel::kStableNeoHookean, elastic);
-  for (std::size_t e = 0; e < bar.tets.size() / 4; ++e) {
-    double X[12];
-    std::array<Index, 4> nodes{};
-    for (int a = 0; a < 4; ++a) {
-      nodes[a] = bar.tets[4 * e + a];
-      for (int d = 0; d < 3; ++d) X[3 * a + d] = bar.x[3 * nodes[a] + d];
-    }
-    field->add(nodes, make_tet_rest(X));
-  }
-  system.add_force_field(field);
+  add_bar_field(system, bar, MaterialModel::kStableNeoHookean, elastic);
   return kinetic + system.potential_energy(0.0, Eigen::Map<const Eigen::VectorXd>(x.data(), x.size()));
 }
 

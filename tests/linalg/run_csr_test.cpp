@@ -80,6 +80,21 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
+// Calls f(name, backend, threads) for every usable built-in backend at 1, 2 and 3 threads; a
+// backend's remaining thread counts are skipped once f returns false.
+template <class F>
+void for_each_backend_and_thread_count(F&& f) {
+  for (const BackendInfo& info : builtin_backends().list()) {
+    if (!info.usable) continue;
+    for (int threads : {1, 2, 3}) {
+      BackendOptions o;
+      o.threads = threads;
+      auto backend = make_backend(info.name, o);
+      if (!f(info.name, *backend, threads)) break;
+    }
+  }
+}
+
 TEST(RunCsr, GroupsConsecutiveColumnsAndConvertsBack) {
   CsrMatrix A;
   A.rows = 3;
@@ -121,28 +136,23 @@ TEST(RunCsr, ProductMatchesCsrAndIsBitIdenticalOnEveryHostBackendAndThreadCount)
       const Eigen::VectorXd got = Eigen::Map<const Eigen::VectorXd>(want.data() + c * A.rows, A.rows);
       EXPECT_LE((got - y).norm(), 1e-14 * y.norm()) << "k=" << k;
     }
-    for (const BackendInfo& info : builtin_backends().list()) {
-      if (!info.usable) continue;
-      for (int threads : {1, 2, 3}) {
-        BackendOptions o;
-        o.threads = threads;
-        auto backend = make_backend(info.name, o);
-        if (!backend->runs_host_code()) {
-          EXPECT_SINEW_ERROR(DeviceRunCsr(*backend, R), "does not run host code");
-          break;
-        }
-        const DeviceRunCsr D(*backend, R);
-        EXPECT_EQ(D.nnz(), R.nnz());
-        EXPECT_EQ(D.bytes(), R.bytes());
-        const DeviceArray<double> dx = backend->upload(X);
-        DeviceArray<double> dy = backend->allocate<double>(want.size());
-        D.multiply(*backend, k, dx, dy);
-        EXPECT_TRUE(same_bits(backend->download(dy), want)) << info.name << " threads " << threads << " k " << k;
-        EXPECT_SINEW_ERROR(D.multiply(*backend, 2, dx, dy), "components must be 1 or 3");
-        DeviceArray<double> small = backend->allocate<double>(want.size() - 1);
-        EXPECT_SINEW_ERROR(D.multiply(*backend, k, dx, small), "rows * components");
+    for_each_backend_and_thread_count([&](const std::string& name, Backend& backend, int threads) {
+      if (!backend.runs_host_code()) {
+        EXPECT_SINEW_ERROR(DeviceRunCsr(backend, R), "does not run host code");
+        return false;
       }
-    }
+      const DeviceRunCsr D(backend, R);
+      EXPECT_EQ(D.nnz(), R.nnz());
+      EXPECT_EQ(D.bytes(), R.bytes());
+      const DeviceArray<double> dx = backend.upload(X);
+      DeviceArray<double> dy = backend.allocate<double>(want.size());
+      D.multiply(backend, k, dx, dy);
+      EXPECT_TRUE(same_bits(backend.download(dy), want)) << name << " threads " << threads << " k " << k;
+      EXPECT_SINEW_ERROR(D.multiply(backend, 2, dx, dy), "components must be 1 or 3");
+      DeviceArray<double> small = backend.allocate<double>(want.size() - 1);
+      EXPECT_SINEW_ERROR(D.multiply(backend, k, dx, small), "rows * components");
+      return true;
+    });
   }
 }
 
@@ -179,32 +189,29 @@ TEST(RunCsr, SparseInverseOperatorIsBitIdenticalAcrossHostBackendsAndThreads) {
     std::vector<double> b(static_cast<std::size_t>(A->rows));
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37 * static_cast<double>(i)) + 0.1;
     const Eigen::VectorXd want = inv.apply(Eigen::Map<const Eigen::VectorXd>(b.data(), A->rows));
+    // The bytes one apply streams: both run factors and every vector pass.
+    const std::size_t m = static_cast<std::size_t>(inv.factor().rows);
+    const auto [L, Lt] = elimination_order_factors(inv.factor(), inv.elimination_order());
+    const double moved = static_cast<double>(L.bytes() + Lt.bytes()) +
+                         8.0 * static_cast<double>(b.size()) * sizeof(double) + 2.0 * m * sizeof(Index);
     std::vector<double> first;
-    for (const BackendInfo& info : builtin_backends().list()) {
-      if (!info.usable) continue;
-      for (int threads : {1, 2, 3}) {
-        BackendOptions o;
-        o.threads = threads;
-        auto backend = make_backend(info.name, o);
-        SparseInverseOperator op(*backend, inv);
-        EXPECT_EQ(op.run_compressed(), backend->runs_host_code()) << info.name;
-        if (!op.run_compressed()) break;
-        const std::size_t m = static_cast<std::size_t>(inv.factor().rows);
-        const auto [L, Lt] = elimination_order_factors(inv.factor(), inv.elimination_order());
-        const double vectors = 8.0 * static_cast<double>(b.size()) * sizeof(double) + 2.0 * m * sizeof(Index);
-        EXPECT_DOUBLE_EQ(op.bytes_per_apply(), static_cast<double>(L.bytes() + Lt.bytes()) + vectors);
-        const DeviceArray<double> db = backend->upload(b);
-        DeviceArray<double> dx = backend->allocate<double>(b.size());
-        op.apply(db, dx);
-        const std::vector<double> x = backend->download(dx);
-        EXPECT_LE((Eigen::Map<const Eigen::VectorXd>(x.data(), A->rows) - want).norm(), 1e-13 * want.norm())
-            << info.name << " threads " << threads;
-        if (first.empty())
-          first = x;
-        else
-          EXPECT_TRUE(same_bits(x, first)) << info.name << " threads " << threads << " block " << inv.block();
-      }
-    }
+    for_each_backend_and_thread_count([&](const std::string& name, Backend& backend, int threads) {
+      SparseInverseOperator op(backend, inv);
+      EXPECT_EQ(op.run_compressed(), backend.runs_host_code()) << name;
+      if (!op.run_compressed()) return false;
+      EXPECT_DOUBLE_EQ(op.bytes_per_apply(), moved);
+      const DeviceArray<double> db = backend.upload(b);
+      DeviceArray<double> dx = backend.allocate<double>(b.size());
+      op.apply(db, dx);
+      const std::vector<double> x = backend.download(dx);
+      EXPECT_LE((Eigen::Map<const Eigen::VectorXd>(x.data(), A->rows) - want).norm(), 1e-13 * want.norm())
+          << name << " threads " << threads;
+      if (first.empty())
+        first = x;
+      else
+        EXPECT_TRUE(same_bits(x, first)) << name << " threads " << threads << " block " << inv.block();
+      return true;
+    });
   }
 }
 

@@ -1,19 +1,21 @@
 // Native CUDA: device memory by cudaMalloc, one stream per backend, cuSPARSE for CSR SpMV,
-// cuBLAS for dot and scale, and the shared loop::* functors launched as plain kernels for the
-// rest (written once with the CPU backends, so every backend computes the same row math).
-#include <cublas_v2.h>
+// cuBLAS for dot and scale (both opened when the first backend is made: cuda_libraries.hpp), and
+// the shared loop::* functors launched as plain kernels for the rest (written once with the CPU
+// backends, so every backend computes the same row math).
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <cmath>
 #include <memory>
 #include <string>
 
+#include "cuda_libraries.hpp"
 #include "sinew/backends/cuda.hpp"
 #include "sinew/core/loop_backend.hpp"
 
 namespace sinew {
 namespace {
+
+using cuda_detail::cuda_libraries;
 
 void check_cuda(cudaError_t e, const char* call) {
   if (e != cudaSuccess)
@@ -25,7 +27,7 @@ void check_cublas(cublasStatus_t s, const char* call) {
 }
 void check_cusparse(cusparseStatus_t s, const char* call) {
   if (s != CUSPARSE_STATUS_SUCCESS)
-    throw Error(std::string("cuSPARSE: ") + call + " failed: " + cusparseGetErrorString(s));
+    throw Error(std::string("cuSPARSE: ") + call + " failed: " + cuda_libraries().cusparse_error_string(s));
 }
 
 template <class F>
@@ -85,16 +87,16 @@ CudaExec make_exec(int device) {
 
 class CudaBackend final : public LoopBackend<CudaExec> {
  public:
-  explicit CudaBackend(const BackendOptions& o) : LoopBackend("cuda", make_exec(o.device)) {
-    check_cublas(cublasCreate(&cublas_), "cublasCreate");
-    check_cublas(cublasSetStream(cublas_, exec_.stream), "cublasSetStream");
-    check_cusparse(cusparseCreate(&cusparse_), "cusparseCreate");
-    check_cusparse(cusparseSetStream(cusparse_, exec_.stream), "cusparseSetStream");
+  explicit CudaBackend(const BackendOptions& o) : LoopBackend("cuda", make_exec(o.device)), lib_(cuda_libraries()) {
+    check_cublas(lib_.cublas_create(&cublas_), "cublasCreate");
+    check_cublas(lib_.cublas_set_stream(cublas_, exec_.stream), "cublasSetStream");
+    check_cusparse(lib_.cusparse_create(&cusparse_), "cusparseCreate");
+    check_cusparse(lib_.cusparse_set_stream(cusparse_, exec_.stream), "cusparseSetStream");
   }
   ~CudaBackend() override {
     workspace_.reset();
-    cusparseDestroy(cusparse_);
-    cublasDestroy(cublas_);
+    lib_.cusparse_destroy(cusparse_);
+    lib_.cublas_destroy(cublas_);
     cudaStreamDestroy(exec_.stream);
   }
 
@@ -102,11 +104,11 @@ class CudaBackend final : public LoopBackend<CudaExec> {
   // cuBLAS: deterministic for a given GPU and toolkit (no atomics mode).
   double do_dot(std::size_t n, const double* x, const double* y) override {
     double r = 0.0;
-    check_cublas(cublasDdot(cublas_, static_cast<int>(n), x, 1, y, 1, &r), "cublasDdot");
+    check_cublas(lib_.cublas_ddot(cublas_, static_cast<int>(n), x, 1, y, 1, &r), "cublasDdot");
     return r;
   }
   void do_scale(std::size_t n, double a, double* x) override {
-    check_cublas(cublasDscal(cublas_, static_cast<int>(n), &a, x, 1), "cublasDscal");
+    check_cublas(lib_.cublas_dscal(cublas_, static_cast<int>(n), &a, x, 1), "cublasDscal");
   }
   // cuSPARSE SpMV with CSR_ALG2: deterministic, load-balanced over non-zeros.
   void do_spmv(double alpha, const CsrRef& A, const double* x, double beta, double* y) override {
@@ -116,26 +118,28 @@ class CudaBackend final : public LoopBackend<CudaExec> {
     }
     cusparseSpMatDescr_t mat;
     cusparseDnVecDescr_t vx, vy;
-    check_cusparse(cusparseCreateCsr(&mat, A.rows, A.cols, A.nnz, const_cast<Index*>(A.row_ptr),
-                                     const_cast<Index*>(A.col_idx), const_cast<double*>(A.values), CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                   "cusparseCreateCsr");
-    check_cusparse(cusparseCreateDnVec(&vx, A.cols, const_cast<double*>(x), CUDA_R_64F), "cusparseCreateDnVec");
-    check_cusparse(cusparseCreateDnVec(&vy, A.rows, y, CUDA_R_64F), "cusparseCreateDnVec");
+    check_cusparse(
+        lib_.cusparse_create_csr(&mat, A.rows, A.cols, A.nnz, const_cast<Index*>(A.row_ptr),
+                                 const_cast<Index*>(A.col_idx), const_cast<double*>(A.values), CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+        "cusparseCreateCsr");
+    check_cusparse(lib_.cusparse_create_dn_vec(&vx, A.cols, const_cast<double*>(x), CUDA_R_64F), "cusparseCreateDnVec");
+    check_cusparse(lib_.cusparse_create_dn_vec(&vy, A.rows, y, CUDA_R_64F), "cusparseCreateDnVec");
     std::size_t bytes = 0;
-    check_cusparse(cusparseSpMV_bufferSize(cusparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
-                                           CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, &bytes),
+    check_cusparse(lib_.cusparse_spmv_buffer_size(cusparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta,
+                                                  vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, &bytes),
                    "cusparseSpMV_bufferSize");
     if (workspace_.size() < bytes) workspace_ = allocate<char>(bytes);
-    check_cusparse(cusparseSpMV(cusparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy, CUDA_R_64F,
-                                CUSPARSE_SPMV_CSR_ALG2, workspace_.data()),
+    check_cusparse(lib_.cusparse_spmv(cusparse_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, vx, &beta, vy,
+                                      CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, workspace_.data()),
                    "cusparseSpMV");
-    cusparseDestroyDnVec(vy);
-    cusparseDestroyDnVec(vx);
-    cusparseDestroySpMat(mat);
+    lib_.cusparse_destroy_dn_vec(vy);
+    lib_.cusparse_destroy_dn_vec(vx);
+    lib_.cusparse_destroy_sp_mat(mat);
   }
 
  private:
+  const cuda_detail::CudaLibraries& lib_;
   cublasHandle_t cublas_ = nullptr;
   cusparseHandle_t cusparse_ = nullptr;
   DeviceArray<char> workspace_;  // cuSPARSE SpMV buffer, grown on demand, never shrunk
@@ -161,6 +165,12 @@ BackendInfo probe() {
   if (cudaGetDeviceProperties(&p, 0) != cudaSuccess || p.major < 9) {
     info.where = std::string("GPU 0 (") + p.name + ") has compute capability " + std::to_string(p.major) + "." +
                  std::to_string(p.minor) + need;
+    return info;
+  }
+  try {
+    cuda_libraries();
+  } catch (const Error& e) {
+    info.where = std::string("GPU 0 (") + p.name + ") present, but " + e.what();
     return info;
   }
   info.usable = true;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bench_flags.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/ensemble/sweep_runner.hpp"
 
 namespace {
@@ -39,7 +40,8 @@ SweepFile slope_sweep(int n, double lo, double hi, int cells, int steps) {
                            R"(], "/outputs": {"vtu": false, "every": 1000000}},
       "parameters": [{"pointer": "/obstacles/0/friction", "name": "mu",
                       "range": {"start": )" +
-                           number_text(lo) + R"(, "stop": )" + number_text(hi) + R"(, "count": )" + std::to_string(n) +
+                           sinew::number_text(lo) + R"(, "stop": )" + sinew::number_text(hi) + R"(, "count": )" +
+                           std::to_string(n) +
                            R"(}}],
       "outputs": [{"displacement": "block", "component": "x"}]})";
   return parse_sweep(text, "bench_sweep.json", SINEW_SCENES_DIR);

@@ -36,11 +36,7 @@ int info_command(const std::vector<std::string>& args) {
   std::printf("name:        %s\n", scene.name.c_str());
   if (!scene.description.empty()) std::printf("description: %s\n", scene.description.c_str());
   std::printf("kind:        %s\n", scene.kind.c_str());
-  std::printf(
-      "size:        %ld vertices, %zu tets, %zu triangles, %zu rigid bodies, %zu obstacles,\n"
-      "             %zu targets, %zu cables, %zu joints; %ld DOFs\n",
-      static_cast<long>(z.vertices), z.tets, z.triangles, z.rigid_bodies, z.obstacles, z.targets, z.cables, z.joints,
-      static_cast<long>(z.degrees_of_freedom));
+  std::printf("size:        %s\n", size_text(z, true).c_str());
   std::printf("time step:   %g s\n", sim->time_step());
   std::printf("steps:       %ld (duration %g s)\n", scene.steps, static_cast<double>(scene.steps) * sim->time_step());
   const std::string env = backend_name_from_environment("");

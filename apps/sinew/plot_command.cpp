@@ -140,18 +140,9 @@ int plot_command(const std::vector<std::string>& args) {
         "plot: expected a CSV file: sinew plot CSV [--x COLUMN] [--y COL1,COL2,...] [--logy] [--logx] "
         "[--title T] [--out FILE.png]");
   const std::string path = args.front();
-  // --logx / --logy are flags; Options reads "--key value" pairs, so they are taken out first.
-  std::vector<std::string> rest;
-  bool log_x = false, log_y = false;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--logx")
-      log_x = true;
-    else if (args[i] == "--logy")
-      log_y = true;
-    else
-      rest.push_back(args[i]);
-  }
-  const Options o("plot", rest, {"x", "y", "title", "out", "width", "height"});
+  const Options o("plot", std::vector<std::string>(args.begin() + 1, args.end()),
+                  {"x", "y", "title", "out", "width", "height"}, {"logx", "logy"});
+  const bool log_x = o.has("logx"), log_y = o.has("logy");
   const std::filesystem::path out = o.str("out", std::filesystem::path(path).replace_extension(".png").string());
   if (!scene::png_supported())
     throw Error("plot: cannot write '" + out.string() +

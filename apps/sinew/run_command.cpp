@@ -3,8 +3,8 @@
 //
 // Bad input (scene file, options, backend, resume checkpoint) is refused before the output folder
 // is created: read_scene_file, make_backend, SceneFile::make and run_simulation's own checks all
-// run first. Exit codes: 0 done, 1 a step failed numerically (or the run was interrupted: 130),
-// 2 bad input.
+// run first. Exit codes: 0 done, 1 a step failed numerically or (--strict) was accepted with a
+// warning, 2 bad input, 130 interrupted.
 #include <unistd.h>
 
 #include <csignal>
@@ -20,6 +20,7 @@
 #include "options.hpp"
 #include "run_support.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 #include "sinew/scene/scene_file.hpp"
 
@@ -65,18 +66,10 @@ std::string progress_line(const scene::RunProgress& p) {
 
 int run_scene(const std::string& command, const scene::SceneFile& scene, std::uint64_t scene_hash,
               const std::string& source, const std::vector<std::string>& args) {
-  bool png = false, quiet = false;
-  std::vector<std::string> rest;
-  for (const std::string& a : args) {
-    if (a == "--png")
-      png = true;
-    else if (a == "--quiet")
-      quiet = true;
-    else
-      rest.push_back(a);
-  }
-  const Options o(command, rest,
-                  {"backend", "steps", "frames", "out", "png-every", "every", "checkpoint-every", "resume"});
+  const Options o(command, args,
+                  {"backend", "steps", "frames", "out", "png-every", "every", "checkpoint-every", "resume"},
+                  {"png", "quiet", "overwrite", "strict"});
+  const bool png = o.has("png"), quiet = o.has("quiet");
   // --frames is another name for --steps (one frame is one time step), the word of viewers and users.
   if (o.has("steps") && o.has("frames")) throw Error(command + ": give --steps or --frames (the same thing), not both");
   const std::string steps_key = o.has("frames") ? "frames" : "steps";
@@ -90,7 +83,9 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
   if (png && run.outputs.png_every == 0) run.outputs.png_every = run.outputs.every;
   run.outputs.checkpoint_every = o.integer("checkpoint-every", run.outputs.checkpoint_every, 0, 1000000000);
   if (o.has("resume")) run.resume = std::filesystem::path(o.str("resume", ""));
+  // scene.name is checked (scene::is_safe_file_name): the default folder stays under results/.
   run.out_dir = o.str("out", (std::filesystem::path("results") / scene.name).string());
+  run.overwrite = o.has("overwrite");
   run.scene_hash = scene_hash;
   const std::string backend_name =
       o.str("backend", scene.backend.empty() ? backend_name_from_environment("serial") : scene.backend);
@@ -137,6 +132,9 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
   if (r.non_finite_steps > 0)
     std::fprintf(stderr, "sinew %s: warning: %ld step%s reported non-finite scalars (first: %s); see run.csv\n",
                  command.c_str(), r.non_finite_steps, r.non_finite_steps == 1 ? "" : "s", r.first_non_finite.c_str());
+  if (r.warned_steps > 0)
+    std::fprintf(stderr, "sinew %s: warning: %ld step%s accepted with a warning (first: %s); see run.csv\n",
+                 command.c_str(), r.warned_steps, r.warned_steps == 1 ? " was" : "s were", r.first_warning.c_str());
   if (r.status == scene::RunResult::Status::failed) {
     std::fprintf(stderr, "sinew %s: %s: %s\n", command.c_str(), source.c_str(), r.message.c_str());
     return 1;
@@ -152,6 +150,10 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
                    run.steps, run.out_dir.string().c_str());
     return 130;
   }
+  if (o.has("strict") && r.warned_steps > 0) {
+    std::fprintf(stderr, "sinew %s: --strict: exit 1 because of the warned steps above\n", command.c_str());
+    return 1;
+  }
   return 0;
 }
 
@@ -159,7 +161,7 @@ int run_command(const std::vector<std::string>& args) {
   if (args.empty() || args.front().rfind("--", 0) == 0) throw Error("run: expects a scene file: sinew run SCENE.json");
   const std::filesystem::path scene_path = args.front();
   const scene::SceneFile scene = scene::read_scene_file(scene_path);
-  return run_scene("run", scene, scene::fnv1a64(read_file_text(scene_path)), scene_path.string(),
+  return run_scene("run", scene, scene::fnv1a64(scene::read_file(scene_path, "a scene file")), scene_path.string(),
                    std::vector<std::string>(args.begin() + 1, args.end()));
 }
 

@@ -17,33 +17,30 @@
 
 namespace sinew::app {
 
-/// The bytes of @p path. @throws sinew::Error naming it when it cannot be read.
-inline std::string read_file_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open (missing or unreadable)");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path.string() + ": cannot read");
-  return text;
+/// "1 rigid body", "2 rigid bodies": @p n with the noun in the number it takes.
+inline std::string count_text(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-/// "N vertices, N tets, ..." listing the non-zero counts of @p s, then the DOFs.
-inline std::string size_text(const scene::SimulationSize& s) {
+/// "N vertices, N tets, ..." listing the counts of @p s (the non-zero ones unless @p all), then
+/// the DOFs.
+inline std::string size_text(const scene::SimulationSize& s, bool all = false) {
   std::string out;
-  auto add = [&](std::size_t n, const char* what) {
-    if (n == 0) return;
+  auto add = [&](std::size_t n, const char* one, const char* many) {
+    if (n == 0 && !all) return;
     if (!out.empty()) out += ", ";
-    out += std::to_string(n) + " " + what;
+    out += count_text(n, one, many);
   };
-  add(static_cast<std::size_t>(s.vertices), "vertices");
-  add(s.tets, "tets");
-  add(s.triangles, "triangles");
-  add(s.rigid_bodies, "rigid bodies");
-  add(s.obstacles, "obstacles");
-  add(s.targets, "targets");
-  add(s.cables, "cables");
-  add(s.joints, "joints");
-  if (!out.empty()) out += ", ";
-  return out + std::to_string(s.degrees_of_freedom) + " DOFs";
+  add(static_cast<std::size_t>(s.vertices), "vertex", "vertices");
+  add(s.tets, "tet", "tets");
+  add(s.triangles, "triangle", "triangles");
+  add(s.rigid_bodies, "rigid body", "rigid bodies");
+  add(s.obstacles, "obstacle", "obstacles");
+  add(s.targets, "target", "targets");
+  add(s.cables, "cable", "cables");
+  add(s.joints, "joint", "joints");
+  if (!out.empty()) out += "; ";
+  return out + count_text(static_cast<std::size_t>(s.degrees_of_freedom), "DOF", "DOFs");
 }
 
 /// Runs @p scene (read and checked) as `sinew COMMAND` does with the options @p args (--backend,

@@ -27,18 +27,13 @@ inline SweepArgs parse_sweep_args(const std::vector<std::string>& args, bool mpi
   if (args.empty() || args.front().rfind("--", 0) == 0)
     throw Error("sweep: expects a sweep file: sinew sweep SWEEP.json --out DIR");
   SweepArgs a;
-  std::vector<std::string> rest;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--quiet")
-      a.quiet = true;
-    else if (args[i] == "--retry-failed")
-      a.options.retry_failed = true;
-    else if (mpi && args[i] == "--coordinate-only")
-      a.coordinate_only = true;
-    else
-      rest.push_back(args[i]);
-  }
-  const Options o("sweep", rest, {"out", "jobs", "backend", "threads"});
+  std::vector<std::string> flags = {"quiet", "retry-failed"};
+  if (mpi) flags.push_back("coordinate-only");
+  const Options o("sweep", std::vector<std::string>(args.begin() + 1, args.end()),
+                  {"out", "jobs", "backend", "threads"}, flags);
+  a.quiet = o.has("quiet");
+  a.options.retry_failed = o.has("retry-failed");
+  a.coordinate_only = o.has("coordinate-only");
   if (!o.has("out")) throw Error("sweep: --out DIR is required");
   a.options.out_dir = o.str("out", "");
   a.options.jobs = o.integer("jobs", 0, 1, 4096);

@@ -68,7 +68,8 @@ struct KokkosExec {
   }
   void synchronize() const { Kokkos::fence(); }
   std::string execution_space() const {
-    return std::string("Kokkos ") + Space::name() + " execution space, " + std::to_string(concurrency()) + " threads";
+    return std::string("Kokkos ") + Space::name() + " execution space, " + std::to_string(concurrency()) +
+           (concurrency() == 1 ? " thread" : " threads");
   }
   int concurrency() const { return Space().concurrency(); }
 };

@@ -67,7 +67,9 @@ struct TbbExec : HostMemory {
           tbb::static_partitioner());
     });
   }
-  std::string execution_space() const { return "oneTBB task arena, " + std::to_string(concurrency()) + " threads"; }
+  std::string execution_space() const {
+    return "oneTBB task arena, " + std::to_string(concurrency()) + (concurrency() == 1 ? " thread" : " threads");
+  }
   int concurrency() const { return arena->max_concurrency(); }
 };
 
@@ -94,7 +96,8 @@ void register_tbb_backend(BackendRegistry& registry) {
       },
       [] {
         const int n = tbb::info::default_concurrency();
-        return BackendInfo{"tbb", true, true, "oneTBB task arena, " + std::to_string(n) + " threads", n};
+        return BackendInfo{"tbb", true, true,
+                           "oneTBB task arena, " + std::to_string(n) + (n == 1 ? " thread" : " threads"), n};
       });
 }
 

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     sinew::scene::RunOptions options;
     options.out_dir =
         argc > 2 ? std::filesystem::path(argv[2]) : std::filesystem::temp_directory_path() / "sinew_scene_example";
-    options.steps = 200;  // a few steps instead of the scene's own count
+    options.overwrite = true;  // replace this example's earlier run there (only the files it listed)
+    options.steps = 200;       // a few steps instead of the scene's own count
     options.outputs = scene.outputs;
     options.outputs.every = 50;  // a VTK frame every 50 steps
 

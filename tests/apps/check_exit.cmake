@@ -1,6 +1,11 @@
 # Runs a command and checks its exit code exactly (WILL_FAIL only checks "non-zero").
-#   cmake -DCMD="prog;arg;..." -DEXPECT=2 [-DNO_OUT=DIR] [-DMESSAGE=fragment] [-DFILES=a;b] -P check_exit.cmake
+#   cmake -DCMD="prog;arg;..." -DEXPECT=2 [-DNO_OUT=DIR] [-DFRESH=DIR] [-DJAIL=DIR] [-DMESSAGE=fragment]
+#         [-DFILES=a;b] -P check_exit.cmake
 # NO_OUT: a folder that must not exist afterwards (removed first): bad input leaves no output.
+# FRESH: a folder removed first (a run's output folder, so that the test can be run again).
+# JAIL: the command runs in JAIL/work (both made empty first), and afterwards JAIL must hold only
+#   the empty JAIL/work: nothing was written in the working folder or next to it (an output path
+#   escaping with "..").
 # MESSAGE: a fragment the command's stderr must contain.
 # FILES: files (a list) the command must write (removed first).
 if(NOT DEFINED CMD OR NOT DEFINED EXPECT)
@@ -9,10 +14,25 @@ endif()
 if(DEFINED NO_OUT)
   file(REMOVE_RECURSE "${NO_OUT}")
 endif()
+if(DEFINED FRESH)
+  file(REMOVE_RECURSE "${FRESH}")
+endif()
 if(DEFINED FILES)
   file(REMOVE ${FILES})
 endif()
-execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(workdir "")
+if(DEFINED JAIL)
+  file(REMOVE_RECURSE "${JAIL}")
+  file(MAKE_DIRECTORY "${JAIL}/work")
+  set(workdir WORKING_DIRECTORY "${JAIL}/work")
+endif()
+execute_process(COMMAND ${CMD} ${workdir} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(DEFINED JAIL)
+  file(GLOB_RECURSE left LIST_DIRECTORIES true RELATIVE "${JAIL}" "${JAIL}/*")
+  if(NOT left STREQUAL "work")
+    message(FATAL_ERROR "exit code ${rc}; it wrote in or beside its working folder: ${left}\nstderr:\n${err}")
+  endif()
+endif()
 if(NOT "${rc}" STREQUAL "${EXPECT}")
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT}\nstdout:\n${out}\nstderr:\n${err}")
 endif()

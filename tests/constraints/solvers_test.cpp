@@ -221,7 +221,9 @@ TEST(Failures, IterationLimitIsReportedNotHidden) {
     EXPECT_EQ(rep.status, SolverStatus::kNotConverged) << s->name();
     EXPECT_EQ(rep.iterations, 1) << s->name();
     EXPECT_GT(rep.error, 1e-12) << s->name();
-    EXPECT_NE(rep.message.find("tolerance"), std::string::npos) << rep.message;
+    // The tolerance as given, not std::to_string's "0.000000".
+    EXPECT_NE(rep.message.find("tolerance 1e-12"), std::string::npos) << rep.message;
+    EXPECT_EQ(rep.message.find("0.000000"), std::string::npos) << rep.message;
   }
 }
 

@@ -102,6 +102,26 @@ TEST(RunSweep, AVariantFailingNumericallyIsRecorded) {
   EXPECT_NE(text_of(r.summary).find("\n1,\"{\"\"absolute_tolerance\"\":0,"), std::string::npos) << text_of(r.summary);
 }
 
+// A sweep's outputs name a body's state like any run.csv column: the dropped cube's final x
+// (the rigid body's "cube.x") against the closed form of its slide, for two friction coefficients.
+TEST(RunSweep, OutputsNameABodysStateColumn) {
+  const SweepFile s = parse_sweep(R"({"base_scene": "drop.json", "set": {"/steps": 900, "/outputs": {"vtu": false}},
+    "parameters": [{"pointer": "/contact/mu", "name": "mu", "values": [0.3, 0.8]}],
+    "outputs": [{"name": "x_rest", "scalar": "cube.x", "reduce": "last"},
+                {"name": "z_min", "scalar": "cube.z", "reduce": "min"}]})",
+                                  "drop_mu.json", SINEW_SCENES_DIR);
+  const SweepResult r = run(s, fresh_dir("body_state"), 2);
+  ASSERT_EQ(r.failed(), 0u);
+  const double g = 9.81, H = 0.2, v0 = 2.0;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double mu = i == 0 ? 0.3 : 0.8;
+    const double vx = v0 - mu * std::sqrt(2 * g * H);
+    const double x_rest = v0 * std::sqrt(2 * H / g) + vx * vx / (2 * mu * g);
+    EXPECT_NEAR(r.variants[i].outputs[0], x_rest, 5e-3 * x_rest) << "mu " << mu;
+    EXPECT_NEAR(r.variants[i].outputs[1], 0.1, 1e-4) << "mu " << mu;  // it lands on its face, half size 0.1 m
+  }
+}
+
 TEST(RunSweep, ARerunReusesRecordedVariants) {
   const fs::path dir = fresh_dir("resume");
   const SweepFile s = small_sweep();

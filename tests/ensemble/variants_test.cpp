@@ -9,6 +9,7 @@
 #include <string>
 
 #include "expect_error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::ensemble::ensemble_variants_test {
 namespace {

@@ -127,19 +127,25 @@ TEST(MeshRender, ABodyCastsItsShadowAlongTheLight) {
   EXPECT_EQ(brightness(render_meshes(spec).at(70, 100)), lit);
 }
 
-TEST(MeshRender, SameInputSamePixels) {
+// A bent bar with its edges drawn over a checkered ground, auto-framed in @p width x @p height.
+RenderSpec bent_bar_scene(int width, int height) {
   TetMesh bar = box_tet_mesh(Vec3{{0, -0.05, -0.05}}, Vec3{{1, 0.05, 0.05}}, 10, 2, 2);
   for (Vec3& v : bar.vertices) v[2] -= 0.1 * v[0] * v[0];
   const TriangleMesh s = boundary_triangles(bar);
   RenderSpec spec;
-  spec.width = 320;
-  spec.height = 200;
+  spec.width = width;
+  spec.height = height;
   RenderMesh m;
   m.vertices = s.vertices;
   m.triangles = s.triangles;
   m.edges = true;
   spec.meshes = {m};
   for (const RenderMesh& g : checker_ground(Vec3{{0.5, 0, 0}}, -0.3, 1.5, 6)) spec.meshes.push_back(g);
+  return spec;
+}
+
+TEST(MeshRender, SameInputSamePixels) {
+  RenderSpec spec = bent_bar_scene(320, 200);
   const Image a = render_meshes(spec), b = render_meshes(spec);
   EXPECT_EQ(a, b);
   // Auto-framing keeps the scene off the border: the outer rows and columns are background.
@@ -162,6 +168,21 @@ TEST(MeshRender, SameInputSamePixels) {
   for (int y = 0; y < spec.height; ++y)
     for (int x = 0; x < spec.width; ++x) darker += brightness(a.at(x, y)) + 60 < brightness(plain.at(x, y));
   EXPECT_GT(darker, 100);
+}
+
+TEST(MeshRender, DrawingInBandsOfRowsGivesTheSameBitsAsWhole) {
+  for (bool perspective : {true, false}) {
+    RenderSpec spec = bent_bar_scene(240, 150);
+    spec.camera.perspective = perspective;
+    const Image whole = render_meshes(spec);                           // the default bands hold the whole image
+    for (std::size_t bytes : {std::size_t{1}, std::size_t{100000}}) {  // one pixel row a band; 2..3 rows
+      spec.band_bytes = bytes;
+      EXPECT_EQ(render_meshes(spec), whole) << "band_bytes " << bytes << (perspective ? " perspective" : "");
+    }
+  }
+  // The memory a render takes: the image and bounded buffers, not 20 bytes a sample.
+  EXPECT_LT(render_memory_bytes(16384, 16384), std::size_t{1000} << 20);
+  EXPECT_GT(render_memory_bytes(16384, 16384), 3 * std::size_t{16384} * 16384);
 }
 
 TEST(MeshRender, EmptySceneAndDegenerateTrianglesGiveTheBackground) {

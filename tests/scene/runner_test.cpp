@@ -1,8 +1,11 @@
 #include "sinew/scene/runner.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "quick_tests.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene::scene_runner_test {
@@ -69,7 +73,7 @@ class FakeSimulation : public Simulation {
   std::vector<std::string> scalar_names() const override { return {"kinetic_energy", "iterations", "frame_ms"}; }
   StepOutcome step() override {
     const long k = steps_ + 1;
-    if (k == fail_at) return StepOutcome{false, "the fake diverged (residual 1e300)", {1e300, 99, 0.1}};
+    if (k == fail_at) return StepOutcome{false, "the fake diverged (residual 1e300)", {1e300, 99, 0.1}, ""};
     double ke = 0.0;
     for (std::size_t i = 0; i < x_.size(); ++i) {
       v_[i] += time_step() * (-std::sin(3.0 * x_[i]) - 0.1 * v_[i] + 0.3 * std::cos(x_[(i + 1) % x_.size()]));
@@ -80,7 +84,7 @@ class FakeSimulation : public Simulation {
     ++steps_;
     t_ += time_step();
     const double s0 = k == nan_scalar_at ? std::numeric_limits<double>::quiet_NaN() : ke;
-    return StepOutcome{true, "", {s0, static_cast<double>(k % 3), 0.25}};
+    return StepOutcome{true, "", {s0, static_cast<double>(k % 3), 0.25}, ""};
   }
   std::vector<OutputMesh> output_meshes() const override {
     OutputMesh block{"block", {}}, sheet{"sheet", {}};
@@ -158,12 +162,12 @@ TEST(Runner, WritesCsvRowsVtuSeriesAndInitialFrame) {
   EXPECT_EQ(lines[10].substr(lines[10].size() - 7), ",1,0.25");
   for (const char* body : {"block", "sheet"}) {
     ASSERT_TRUE(fs::exists(out / "vtu" / (std::string(body) + ".pvd")));
-    for (int f = 0; f < 5; ++f) {
+    for (int step : {0, 3, 6, 9, 10}) {  // frames are numbered by step, as every output is
       char name[64];
-      std::snprintf(name, sizeof name, "%s_%06d.vtu", body, f);
+      std::snprintf(name, sizeof name, "%s_%06d.vtu", body, step);
       EXPECT_TRUE(fs::exists(out / "vtu" / name)) << name;
     }
-    EXPECT_FALSE(fs::exists(out / "vtu" / (std::string(body) + "_000005.vtu")));
+    EXPECT_FALSE(fs::exists(out / "vtu" / (std::string(body) + "_000001.vtu")));
     for (const char* step : {"000000", "000003", "000010"})
       EXPECT_TRUE(fs::exists(out / "obj" / (std::string(body) + "_" + step + ".obj")));
     EXPECT_FALSE(fs::exists(out / "obj" / (std::string(body) + "_000004.obj")));
@@ -223,8 +227,8 @@ TEST(Runner, CallbackReturningFalseStopsCleanlyWithACheckpoint) {
   EXPECT_EQ(lines_of(read_text(out / "run.csv")).size(), 8u);
   ASSERT_EQ(r.checkpoints.size(), 1u);
   EXPECT_EQ(r.checkpoints[0], out / "checkpoints" / "step_000007.sinewckpt");
-  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000001.vtu"));  // frames 0 and the stop step, 7
-  EXPECT_FALSE(fs::exists(out / "vtu" / "block_000002.vtu"));
+  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000007.vtu"));  // frames 0 and the stop step, 7
+  EXPECT_FALSE(fs::exists(out / "vtu" / "block_000001.vtu"));
 }
 
 TEST(Runner, FailingStepStopsTheRunAndIsReported) {
@@ -244,7 +248,7 @@ TEST(Runner, FailingStepStopsTheRunAndIsReported) {
   ASSERT_EQ(lines.size(), 7u);  // header, steps 1..5, the failed step 6
   EXPECT_EQ(lines[6].substr(0, 6), "6,0.06");
   EXPECT_EQ(lines[6].substr(lines[6].size() - 14), ",1e+300,99,0.1");
-  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000002.vtu"));  // frames 0, 4 and the last good state, 5
+  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000005.vtu"));  // frames 0, 4 and the last good state, 5
   EXPECT_EQ(r.checkpoints.size(), 2u);                        // steps 2 and 4, none of the failure
 }
 
@@ -313,10 +317,17 @@ TEST(Runner, ResumedRunEndsInTheSameBitsAsAnUninterruptedOne) {
   EXPECT_EQ(r2.first_step, 11);
   EXPECT_EQ(second.steps(), 40);
   EXPECT_EQ(second.state_bits(), whole.state_bits());
-  // The resumed run writes its own VTU series; the first run's is left whole.
-  EXPECT_TRUE(fs::exists(out / "vtu" / "block_from_000011.pvd"));
-  EXPECT_NE(read_text(out / "vtu" / "block.pvd").find("block_000017.vtu"), std::string::npos);
-  EXPECT_TRUE(fs::exists(out / "vtu" / "block_from_000011_000003.vtu"));  // steps 11, 20, 30, 40
+  // The resumed run continues the first run's VTU series from step 11: the first run's frames
+  // 12..17 and its checkpoint at 17 are gone (superseded), its frames up to 11 kept.
+  const std::vector<PvdEntry> frames = read_pvd(out / "vtu" / "block.pvd");
+  ASSERT_EQ(frames.size(), 15u);  // steps 0..11 (the first run's every step), then 20, 30, 40
+  EXPECT_EQ(frames[11].file, "block_000011.vtu");
+  EXPECT_EQ(frames[12].file, "block_000020.vtu");
+  EXPECT_EQ(frames[14].file, "block_000040.vtu");
+  for (const PvdEntry& f : frames) EXPECT_TRUE(fs::exists(out / "vtu" / f.file)) << f.file;
+  EXPECT_FALSE(fs::exists(out / "vtu" / "block_000017.vtu"));
+  EXPECT_FALSE(fs::exists(out / "checkpoints" / "step_000017.sinewckpt"));
+  EXPECT_TRUE(fs::exists(out / "checkpoints" / "step_000011.sinewckpt"));
   // The resumed CSV continues the first run's rows 1..11: the same table as the uninterrupted run.
   EXPECT_EQ(read_text(out / "run.csv"), read_text(whole_out / "run.csv"));
   // The checkpoint of the last step is the same file, byte for byte, whichever way it was reached.
@@ -389,16 +400,151 @@ TEST(Runner, SnapshotsFromOneFixedCamera) {
   const RunResult r = run_simulation(sim, o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.snapshots, 3);
-  for (const char* f : {"frame_000000.png", "frame_000015.png", "frame_000030.png"})
+  for (const char* f : {"step_000000.png", "step_000015.png", "step_000030.png"})
     ASSERT_TRUE(fs::exists(out / "png" / f)) << f;
-  const Image first = read_png((out / "png" / "frame_000000.png").string());
-  const Image last = read_png((out / "png" / "frame_000030.png").string());
+  const Image first = read_png((out / "png" / "step_000000.png").string());
+  const Image last = read_png((out / "png" / "step_000030.png").string());
   EXPECT_EQ(first.width(), 160);
   EXPECT_NE(first, last);  // the bodies moved
   // The ground patch (a render extra, fixed in the world) is framed alike in both: the corner
   // pixels (background or ground) agree.
   EXPECT_EQ(first.at(0, 99), last.at(0, 99));
   EXPECT_EQ(first.at(159, 99), last.at(159, 99));
+}
+
+// Every file under @p dir (relative paths), sorted.
+std::vector<std::string> files_under(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Runner, AnEarlierRunIsRefusedUnlessOverwriteWhichRemovesOnlyItsOwnFiles) {
+  const fs::path out = scratch("rerun");
+  {
+    FakeSimulation sim;
+    RunOptions o = options(out, 30);
+    o.outputs.checkpoint_every = 10;
+    ASSERT_TRUE(run_simulation(sim, o).ok());
+  }
+  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000030.vtu"));
+  // The user's own files, some of them named like sinew's.
+  std::ofstream(out / "notes.txt") << "mine";
+  std::ofstream(out / "vtu" / "block_000099.vtu") << "mine too";
+  std::ofstream(out / "vtu" / "mine.vtu") << "and mine";
+  const std::vector<std::string> before = files_under(out);
+
+  FakeSimulation again;
+  RunOptions o = options(out, 5);
+  const std::string folder = out.string();
+  EXPECT_SINEW_ERROR(run_simulation(again, o), folder.c_str(), "earlier run", "--overwrite");
+  EXPECT_EQ(files_under(out), before);  // nothing written, nothing removed
+  EXPECT_EQ(again.steps(), 0);
+
+  o.overwrite = true;
+  ASSERT_TRUE(run_simulation(again, o).ok());
+  // The earlier run's 31 frames per body and 3 checkpoints are gone (no stale step 30), the new
+  // run's 6 frames there, and every file that was not the earlier run's is untouched.
+  EXPECT_FALSE(fs::exists(out / "vtu" / "block_000030.vtu"));
+  EXPECT_FALSE(fs::exists(out / "checkpoints"));
+  EXPECT_TRUE(fs::exists(out / "vtu" / "block_000005.vtu"));
+  EXPECT_EQ(read_text(out / "notes.txt"), "mine");
+  EXPECT_EQ(read_text(out / "vtu" / "block_000099.vtu"), "mine too");
+  EXPECT_EQ(read_text(out / "vtu" / "mine.vtu"), "and mine");
+  EXPECT_EQ(read_pvd(out / "vtu" / "block.pvd").size(), 6u);
+  EXPECT_EQ(lines_of(read_text(out / "run.csv")).size(), 6u);
+  // The manifest lists exactly this run's files: run.csv, 2 series and 2 x 6 frames.
+  const std::vector<std::string> manifest = lines_of(read_text(out / "sinew_run.txt"));
+  EXPECT_EQ(manifest.size(), 1u + 1u + 2u + 12u);
+  EXPECT_NE(read_text(out / "sinew_run.txt").find("\n5 vtu/block_000005.vtu\n"), std::string::npos);
+}
+
+TEST(Runner, OutputsWithoutAManifestOrAForeignManifestAreRefused) {
+  const fs::path out = scratch("foreign");
+  fs::create_directories(out);
+  std::ofstream(out / "run.csv") << "step,t\n";  // someone else's, or an older sinew's
+  FakeSimulation sim;
+  RunOptions o = options(out, 3);
+  o.overwrite = true;
+  const std::string folder = out.string();
+  EXPECT_SINEW_ERROR(run_simulation(sim, o), folder.c_str(), "sinew_run.txt", "another --out");
+  EXPECT_EQ(read_text(out / "run.csv"), "step,t\n");
+  fs::remove(out / "run.csv");
+  for (const char* listed : {"../escaped.csv", "/etc/passwd", "vtu/../../x.vtu", "notes.txt", "vtu/a b.vtu"}) {
+    std::ofstream(out / "sinew_run.txt") << "# sinew run manifest 1\n-1 run.csv\n3 " << listed << "\n";
+    EXPECT_SINEW_ERROR(run_simulation(sim, o), "sinew_run.txt:3", "not a file sinew writes");
+  }
+  EXPECT_EQ(sim.steps(), 0);
+}
+
+TEST(Runner, AFrameASnapshotAndACheckpointOfOneStepShareItsNumber) {
+  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  const fs::path out = scratch("numbering");
+  FakeSimulation sim;
+  RunOptions o = options(out, 10);
+  o.outputs.every = 5;
+  o.outputs.png_every = 5;
+  o.outputs.png_width = 40;
+  o.outputs.png_height = 30;
+  o.outputs.checkpoint_every = 5;
+  o.outputs.obj = true;
+  ASSERT_TRUE(run_simulation(sim, o).ok());
+  for (const char* step : {"000005", "000010"}) {
+    const std::string s = step;
+    EXPECT_TRUE(fs::exists(out / "vtu" / ("block_" + s + ".vtu"))) << s;
+    EXPECT_TRUE(fs::exists(out / "obj" / ("block_" + s + ".obj"))) << s;
+    EXPECT_TRUE(fs::exists(out / "png" / ("step_" + s + ".png"))) << s;
+    EXPECT_TRUE(fs::exists(out / "checkpoints" / ("step_" + s + ".sinewckpt"))) << s;
+  }
+}
+
+TEST(Runner, PngSizesThisMachineCannotServeAreRefusedBeforeAnyOutput) {
+  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  const fs::path out = scratch("png_memory");
+  FakeSimulation sim;
+  RunOptions o = options(out, 2);
+  o.outputs.png_every = 1;
+  o.outputs.png_width = 4096;
+  o.outputs.png_height = 4096;
+  o.memory_bytes = std::size_t{100} << 20;  // a 100 MB machine: 4096^2 needs ~0.2 GB
+  EXPECT_SINEW_ERROR(run_simulation(sim, o), "4096 x 4096", "png_width");
+  EXPECT_FALSE(fs::exists(out));
+  o.outputs.png_width = o.outputs.png_height = 16385;
+  o.memory_bytes = 0;
+  EXPECT_SINEW_ERROR(run_simulation(sim, o), "16385", "1..16384");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// The largest documented snapshot, 16384 x 16384, is served: drawn band by band it needs about
+// 1 GB (the whole supersampled buffers would be 21 GB: std::bad_alloc after the first outputs).
+TEST(Runner, TheLargestDocumentedPngSizeIsServed) {
+  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: about a minute per snapshot under sanitizers' speed";
+  const fs::path out = scratch("png_16384");
+  FakeSimulation sim;
+  RunOptions o = options(out, 1);
+  o.outputs.vtu = false;
+  o.outputs.png_every = 1;
+  o.outputs.png_width = o.outputs.png_height = 16384;
+  const RunResult r = run_simulation(sim, o);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.snapshots, 2);  // the initial state and step 1
+  // The PNG header gives the size (reading the 805 MB of pixels back would double the memory).
+  std::ifstream png(out / "png" / "step_000001.png", std::ios::binary);
+  unsigned char header[24] = {};
+  png.read(reinterpret_cast<char*>(header), sizeof header);
+  auto big_endian = [&](int at) {
+    return (std::uint32_t{header[at]} << 24) | (std::uint32_t{header[at + 1]} << 16) |
+           (std::uint32_t{header[at + 2]} << 8) | header[at + 3];
+  };
+  EXPECT_EQ(big_endian(16), 16384u);
+  EXPECT_EQ(big_endian(20), 16384u);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  EXPECT_LT(usage.ru_maxrss, 2L << 20) << "peak resident KiB: the image is drawn in bands";  // 2 GiB
+  fs::remove_all(out);
 }
 
 }  // namespace

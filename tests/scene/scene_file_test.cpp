@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "json_fields.hpp"
 #include "local_global_scene_file.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
@@ -97,6 +98,60 @@ TEST(SceneFile, MissingFileAndSyntaxErrors) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("test.json:3:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SceneFile, NamesThatWouldLeaveTheOutputFolderAreRefused) {
+  // The scene's name is the default output folder results/<name>, a body's name its files'.
+  for (const char* name : {"../../escaped_scene", "", "..", "a/b", "/tmp/x", "a\\b", "sp ace", "dot.ted"}) {
+    nlohmann::json j = valid_scene();
+    j["name"] = name;
+    expect_error(j, "/name", "letters, digits");
+    j = valid_scene();
+    j["bodies"][0]["name"] = name;
+    expect_error(j, "/bodies/0/name", "letters, digits");
+  }
+  nlohmann::json j = valid_scene();
+  j["name"] = std::string(129, 'a');
+  expect_error(j, "/name", "1 to 128");
+  j["name"] = std::string(128, 'a');
+  EXPECT_NO_THROW(parse_scene(j.dump(), "test.json", "."));
+  // Without a name the file's stem stands in, and must follow the rule too.
+  j.erase("name");
+  EXPECT_EQ(parse_scene(j.dump(), "dir/my_scene.json", ".").name, "my_scene");
+  try {
+    parse_scene(j.dump(), "dir/my scene.json", ".");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/name: absent, and the file's stem \"my scene\""), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(SceneFile, ADuplicateKeyIsAnErrorNamingItAndBothLines) {
+  const std::string text =
+      "{\n  \"sinew_scene\": 1,\n  \"steps\": 5,\n  \"outputs\": {\"every\": 1,\n    \"every\": 2},\n"
+      "  \"steps\": 7\n}\n";
+  try {
+    parse_scene(text, "dup.json", ".");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    // The first duplicate in reading order: "every" in /outputs, lines 4 and 5.
+    EXPECT_NE(std::string(e.what()).find("dup.json:5: /outputs: key \"every\" appears twice in one object (first at "
+                                         "line 4)"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same key in different objects, inside strings, or escaped differently but equal.
+  EXPECT_NO_THROW(
+      detail::parse_json("{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}, \"c\": [{\"k\": 1}, {\"k\": 2}]}", "ok.json"));
+  EXPECT_NO_THROW(detail::parse_json("{\"a\": \"\\\"a\\\": 1, \\\"a\\\"\"}", "ok.json"));
+  try {
+    detail::parse_json("{\"list\": [1, {\"x\": 1, \"\\u0078\": 2}]}", "esc.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("esc.json:1: /list/1: key \"x\" appears twice"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -392,11 +447,30 @@ TEST_F(SceneFileMeshes, InvertedElement) {
   EXPECT_TRUE(m.find("inverted") != std::string::npos || m.find("volume") != std::string::npos) << m;
 }
 
-TEST_F(SceneFileMeshes, VertexWithoutElement) {
+TEST_F(SceneFileMeshes, VertexWithoutElementIsNamedAsItsFileNumbersIt) {
+  // OBJ numbers vertices from 1: the fourth is "vertex 4 of .../tri.obj".
   write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\n");
-  const std::string m = error_of(scene_with("tri.obj"), dir_);
+  std::string m = error_of(scene_with("tri.obj"), dir_);
   EXPECT_NE(m.find("test.json: /bodies/0/mesh"), std::string::npos) << m;
-  EXPECT_NE(m.find("vertex 3 belongs to no element"), std::string::npos) << m;
+  EXPECT_NE(m.find("vertex 4 of " + (dir_ / "tri.obj").string() + " belongs to no triangle"), std::string::npos) << m;
+  // TetGen numbers from the .node file's first index (1 here): point 5, on line 6 of the .node.
+  write("tet.node", "# 1-based\n5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 2 2 2\n");
+  write("tet.ele", "1 4 0\n1 1 2 3 4\n");
+  m = error_of(scene_with("tet.node"), dir_);
+  EXPECT_NE(m.find((dir_ / "tet.node").string() + ":7: point 5 belongs to no tetrahedron"), std::string::npos) << m;
+}
+
+TEST_F(SceneFileMeshes, AFolderWhereAFileIsExpectedIsNamed) {
+  fs::create_directories(dir_ / "mesh.obj");
+  std::string m = error_of(scene_with("mesh.obj"), dir_);
+  EXPECT_NE(m.find((dir_ / "mesh.obj").string() + ": is a folder, expected an OBJ file"), std::string::npos) << m;
+  try {
+    read_scene_file(dir_);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir_.string() + ": is a folder, expected a scene file"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST_F(SceneFileMeshes, NanCoordinate) {

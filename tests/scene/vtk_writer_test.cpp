@@ -45,9 +45,20 @@ int validate(const fs::path& path) {
 TEST(VtkWriter, SeriesOfFramesIsValidVtkXml) {
   const fs::path dir = scratch("series");
   PvdSeries series(dir / "bar.pvd");
-  for (int k = 0; k < 3; ++k) series.add(0.01 * k, bar_frame(0.1 * k));
+  for (int k = 0; k < 3; ++k) series.add(0.01 * k, 5 * k, bar_frame(0.1 * k));
   EXPECT_EQ(series.size(), 3u);
-  EXPECT_TRUE(fs::exists(dir / "bar_000002.vtu"));
+  EXPECT_TRUE(fs::exists(dir / "bar_000010.vtu"));  // named by step
+  // read_pvd gives back what the series lists, times to the bit.
+  const std::vector<PvdEntry> read = read_pvd(dir / "bar.pvd");
+  ASSERT_EQ(read.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(read[k].time, series.entries()[k].time);
+    EXPECT_EQ(read[k].file, series.entries()[k].file);
+  }
+  // A series continued from them (a resumed run) appends after them.
+  PvdSeries resumed(dir / "bar.pvd", read);
+  resumed.add(0.03, 15, bar_frame(0.3));
+  EXPECT_EQ(read_pvd(dir / "bar.pvd").size(), 4u);
   const int status = validate(dir / "bar.pvd");
   if (status < 0) GTEST_SKIP() << "python3 is not available to validate the XML";
   EXPECT_EQ(status, 0);
@@ -74,9 +85,14 @@ TEST(VtkWriter, BadFramesAreErrorsAndWriteNothing) {
   EXPECT_SINEW_ERROR(write_vtu(f, dir / "d.vtu"), "field name");
   EXPECT_TRUE(fs::is_empty(dir)) << "nothing half-written";
   PvdSeries series(dir / "s.pvd");
-  series.add(1.0, bar_frame(0.0));
-  EXPECT_SINEW_ERROR(series.add(1.0, bar_frame(0.0)), "s.pvd", "not after the previous frame");
+  series.add(1.0, 1, bar_frame(0.0));
+  EXPECT_SINEW_ERROR(series.add(1.0, 2, bar_frame(0.0)), "s.pvd", "not after the previous frame");
   EXPECT_EQ(series.size(), 1u);
+  series.add(1.0, 1, bar_frame(0.5));  // the same step again replaces its frame
+  EXPECT_EQ(series.size(), 1u);
+  std::ofstream(dir / "garbled.pvd") << "<VTKFile>\n<DataSet timestep=\"x\" file=\"a.vtu\"/>\n";
+  EXPECT_SINEW_ERROR(read_pvd(dir / "garbled.pvd"), "garbled.pvd:2");
+  EXPECT_SINEW_ERROR(read_pvd(dir / "missing.pvd"), "missing.pvd");
 }
 
 }  // namespace

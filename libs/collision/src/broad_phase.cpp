@@ -6,13 +6,14 @@
 #include "broad_phase_impls.hpp"
 #include "sinew/collision/bvh.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
 
 void check_margin(double margin, const char* where) {
   if (!(std::isfinite(margin) && margin >= 0.0))
-    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
+    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + number_text(margin));
 }
 
 void check_vertices(const ElementVertices* v, size_t expected, const char* where, const char* what) {
@@ -124,9 +125,9 @@ std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const Broa
   require(params.leaf_size >= 1,
           "BroadPhaseParams.leaf_size must be at least 1, got " + std::to_string(params.leaf_size));
   require(params.rebuild_ratio >= 1.0,
-          "BroadPhaseParams.rebuild_ratio must be >= 1, got " + std::to_string(params.rebuild_ratio));
+          "BroadPhaseParams.rebuild_ratio must be >= 1, got " + number_text(params.rebuild_ratio));
   require(std::isfinite(params.cell_size) && params.cell_size >= 0.0,
-          "BroadPhaseParams.cell_size must be finite and >= 0 (0: automatic), got " + std::to_string(params.cell_size));
+          "BroadPhaseParams.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size));
   if (name == "bvh") return detail::make_bvh_broad_phase(params);
   if (name == "hash") return detail::make_hash_broad_phase(params);
   throw Error("unknown broad phase '" + name + "': expected one of \"bvh\", \"hash\"");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 #if SINEW_HAVE_TBB
 #include <tbb/parallel_invoke.h>
@@ -19,7 +20,7 @@ void check_boxes(const std::vector<Aabb>& boxes, const char* what) {
       if (!(std::isfinite(b.lo[k]) && std::isfinite(b.hi[k]) && b.lo[k] <= b.hi[k]))
         throw Error(std::string(what) + ": box " + std::to_string(i) +
                     " must be finite with lo <= hi on every axis (axis " + std::to_string(k) + ": lo " +
-                    std::to_string(b.lo[k]) + ", hi " + std::to_string(b.hi[k]) + ")");
+                    number_text(b.lo[k]) + ", hi " + number_text(b.hi[k]) + ")");
     }
   }
 }

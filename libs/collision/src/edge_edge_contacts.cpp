@@ -12,6 +12,7 @@
 #include "parallel_chunks.hpp"
 #include "sinew/collision/edge_edge.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 
@@ -71,9 +72,9 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
   const Index n = static_cast<Index>(x.size());
   const std::vector<std::array<Index, 3>>& tris = surfaces.triangles;
   require(std::isfinite(margin) && margin >= 0.0,
-          "EdgeEdgeDetector::detect: margin must be finite and >= 0, got " + std::to_string(margin));
+          "EdgeEdgeDetector::detect: margin must be finite and >= 0, got " + number_text(margin));
   require(std::isfinite(sharp_angle) && sharp_angle >= 0.0 && sharp_angle <= 3.14159265358979323846,
-          "EdgeEdgeDetector::detect: sharp_angle must be in [0, pi] radians, got " + std::to_string(sharp_angle));
+          "EdgeEdgeDetector::detect: sharp_angle must be in [0, pi] radians, got " + number_text(sharp_angle));
   require(predicted == nullptr || predicted->size() == x.size(),
           "EdgeEdgeDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")");
   require(surfaces.vertex_body.size() == x.size(),

@@ -6,6 +6,7 @@
 #include "sinew/collision/box_pairs.hpp"
 #include "sinew/collision/cylinder_pairs.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -79,7 +80,7 @@ const PairTable& pair_table() {
 // The checks build their messages only on failure, so that a valid call allocates nothing.
 void check_margin(double margin, const char* where) {
   if (!(std::isfinite(margin) && margin >= 0.0))
-    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + std::to_string(margin));
+    throw Error(std::string(where) + ": margin must be finite and >= 0, got " + number_text(margin));
 }
 
 void check_mesh(const MeshInstance& m, const char* where) {
@@ -215,17 +216,17 @@ void check_shape(const ShapeInstance& s, const std::string& what) {
   const std::string w = what + " (" + type_name(s.shape.type) + ")";
   switch (s.shape.type) {
     case ShapeType::kSphere:
-      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + std::to_string(z[0]));
+      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + number_text(z[0]));
       break;
     case ShapeType::kBox:
       for (int k = 0; k < 3; ++k) {
-        require(z[k] > 0.0 && std::isfinite(z[k]), w + ": half extents must be > 0, got " + std::to_string(z[k]));
+        require(z[k] > 0.0 && std::isfinite(z[k]), w + ": half extents must be > 0, got " + number_text(z[k]));
       }
       break;
     case ShapeType::kCapsule:
     case ShapeType::kCylinder:
-      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + std::to_string(z[0]));
-      require(z[1] >= 0.0 && std::isfinite(z[1]), w + ": half length must be >= 0, got " + std::to_string(z[1]));
+      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + number_text(z[0]));
+      require(z[1] >= 0.0 && std::isfinite(z[1]), w + ": half length must be >= 0, got " + number_text(z[1]));
       break;
     default:
       break;
@@ -235,7 +236,7 @@ void check_shape(const ShapeInstance& s, const std::string& what) {
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) err = std::fmax(err, std::fabs(rtr(r, c) - (r == c ? 1.0 : 0.0)));
   require(err < 1e-9 && determinant(s.pose.rotation) > 0.0,
-          w + ": pose rotation must be orthonormal with det +1 (|R^T R - I| = " + std::to_string(err) + ")");
+          w + ": pose rotation must be orthonormal with det +1 (|R^T R - I| = " + number_text(err) + ")");
   for (int k = 0; k < 3; ++k) {
     if (!(std::isfinite(s.pose.translation[k]) && std::isfinite(s.motion.linear[k]) &&
           std::isfinite(s.motion.angular[k])))

@@ -10,6 +10,7 @@
 #include "sinew/collision/bvh.hpp"
 #include "sinew/collision/point_triangle.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -62,7 +63,7 @@ PseudoNormals pseudo_normals(const std::vector<Vec3>& x, const Triangles& tris) 
 void SignedDistanceGrid::build(const std::vector<Vec3>& x, const Triangles& tris, const SdfGridParams& params) {
   require(!tris.empty(), "SignedDistanceGrid::build: the mesh has no triangles");
   require(std::isfinite(params.cell_size) && params.cell_size >= 0.0,
-          "SdfGridParams.cell_size must be finite and >= 0 (0: automatic), got " + std::to_string(params.cell_size));
+          "SdfGridParams.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size));
   require(params.padding >= 1, "SdfGridParams.padding must be at least 1, got " + std::to_string(params.padding));
   const std::vector<Aabb> boxes = triangle_boxes(x, tris);  // checks the indices, naming the triangle
   const PseudoNormals pn = pseudo_normals(x, tris);
@@ -76,7 +77,7 @@ void SignedDistanceGrid::build(const std::vector<Vec3>& x, const Triangles& tris
     dims_[k] = static_cast<int>(std::ceil((all.hi[k] - all.lo[k]) / cell_)) + 2 * params.padding + 1;
   }
   const double nodes = double(dims_[0]) * dims_[1] * dims_[2];
-  require(nodes <= 1e9, "SignedDistanceGrid::build: " + std::to_string(nodes) +
+  require(nodes <= 1e9, "SignedDistanceGrid::build: " + number_text(nodes) +
                             " grid nodes is too many; raise SdfGridParams.cell_size");
   Bvh bvh;
   bvh.build(boxes);

@@ -14,6 +14,7 @@
 
 #include "parallel_chunks.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 
@@ -170,7 +171,7 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
   const Index n = static_cast<Index>(x.size());
   const std::vector<std::array<Index, 3>>& tris = surfaces.triangles;
   require(std::isfinite(margin) && margin >= 0.0,
-          "VertexTriangleDetector::detect: margin must be finite and >= 0, got " + std::to_string(margin));
+          "VertexTriangleDetector::detect: margin must be finite and >= 0, got " + number_text(margin));
   require(predicted == nullptr || predicted->size() == x.size(),
           "VertexTriangleDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")");
   require(surfaces.vertex_body.size() == x.size(),

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
@@ -30,8 +31,8 @@ void ConstraintRows::set_compliance(Index first, Index count, double c, double d
           "ConstraintRows::set_compliance: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
               ") outside the " + std::to_string(rows()) + " rows");
   require(std::isfinite(c) && c >= 0 && std::isfinite(d) && d >= 0,
-          "ConstraintRows::set_compliance: compliance and damping must be finite and >= 0, got c = " +
-              std::to_string(c) + ", d = " + std::to_string(d));
+          "ConstraintRows::set_compliance: compliance and damping must be finite and >= 0, got c = " + number_text(c) +
+              ", d = " + number_text(d));
   for (Index k = first; k < first + count; ++k) {
     compliance[static_cast<std::size_t>(k)] = c;
     damping[static_cast<std::size_t>(k)] = d;
@@ -68,13 +69,13 @@ void ConstraintRows::validate(Index num_velocities) const {
 }
 
 void StabilizationOptions::validate() const {
-  require(erp > 0 && erp <= 1, "StabilizationOptions: erp must be in (0, 1], got " + std::to_string(erp));
+  require(erp > 0 && erp <= 1, "StabilizationOptions: erp must be in (0, 1], got " + number_text(erp));
 }
 
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
   options.validate();
-  require(std::isfinite(h) && h > 0, "assemble_step_problem: h must be finite and > 0, got " + std::to_string(h));
+  require(std::isfinite(h) && h > 0, "assemble_step_problem: h must be finite and > 0, got " + number_text(h));
   require(A.rows == A.cols && A.rows == v_free.size(),
           "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")");
   rows.validate(A.rows);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
@@ -36,7 +37,7 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
       throw Error(std::string(what) + ": block " + std::to_string(b) + " has an unknown kind " + std::to_string(kind));
     if (!(std::isfinite(block.mu) && block.mu >= 0.0))
       throw Error(std::string(what) + ": block " + std::to_string(b) + " (" + to_string(block.kind) +
-                  ") needs a finite friction coefficient mu >= 0, got " + std::to_string(block.mu));
+                  ") needs a finite friction coefficient mu >= 0, got " + number_text(block.mu));
     total += block_size(block.kind);
   }
   require(total == rows, std::string(what) + ": the blocks cover " + std::to_string(total) +

@@ -8,6 +8,7 @@
 #include "sinew/collision/point_shape.hpp"
 #include "sinew/collision/shape_pairs.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/model/point_kinematics.hpp"
 
 namespace sinew::constraints {
@@ -56,9 +57,9 @@ void add_contact(const model::SystemState& s, const ContactParams& params, const
 }  // namespace
 
 void ContactParams::validate() const {
-  require(std::isfinite(mu) && mu >= 0, "ContactParams: mu must be finite and >= 0, got " + std::to_string(mu));
+  require(std::isfinite(mu) && mu >= 0, "ContactParams: mu must be finite and >= 0, got " + number_text(mu));
   require(std::isfinite(margin) && margin >= 0,
-          "ContactParams: margin must be finite and >= 0, got " + std::to_string(margin));
+          "ContactParams: margin must be finite and >= 0, got " + number_text(margin));
 }
 
 ContactConstraint::ContactConstraint(const ContactParams& params, std::string name)

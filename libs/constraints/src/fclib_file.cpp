@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 #ifdef SINEW_HAVE_FCLIB
 #include <fcntl.h>
@@ -51,8 +52,7 @@ void check_vector(const Eigen::VectorXd& v, const char* name, Eigen::Index size,
 void check_mu(const Eigen::VectorXd& mu, Eigen::Index contacts, const std::string& where) {
   check_vector(mu, "mu", contacts, where);
   for (Eigen::Index c = 0; c < mu.size(); ++c)
-    if (mu[c] < 0.0)
-      throw Error(where + "mu[" + std::to_string(c) + "] = " + std::to_string(mu[c]) + ", expected >= 0");
+    if (mu[c] < 0.0) throw Error(where + "mu[" + std::to_string(c) + "] = " + number_text(mu[c]) + ", expected >= 0");
 }
 
 // The contact count m / 3 of a problem with m contact rows, or an error when m is not a

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::constraints {
@@ -13,7 +14,7 @@ namespace {
 bool finite(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 
 std::string str(const Vec3& a) {
-  return "(" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " + std::to_string(a[2]) + ")";
+  return "(" + number_text(a[0]) + ", " + number_text(a[1]) + ", " + number_text(a[2]) + ")";
 }
 
 // Frame axes (x, y, z) as columns, in the side's own coordinates: z along the axis, x the
@@ -75,9 +76,9 @@ void Joint::check(const model::MechanicalSystem& system) const {
   require(a_.kind != JointSide::Kind::kWorld || b_.kind != JointSide::Kind::kWorld,
           name() + ": both sides are the world; expected at least one body or particle");
   require(std::isfinite(compliance_.compliance) && compliance_.compliance >= 0,
-          name() + ": compliance must be finite and >= 0, got " + std::to_string(compliance_.compliance));
+          name() + ": compliance must be finite and >= 0, got " + number_text(compliance_.compliance));
   require(std::isfinite(compliance_.damping) && compliance_.damping >= 0,
-          name() + ": damping must be finite and >= 0, got " + std::to_string(compliance_.damping));
+          name() + ": damping must be finite and >= 0, got " + number_text(compliance_.damping));
   check_parameters(system);
 }
 
@@ -86,10 +87,10 @@ void Joint::check_parameters(const model::MechanicalSystem&) const {}
 void Joint::check_limit(const JointLimit& limit, const std::string& what) const {
   if (!limit.enabled) return;
   require(!std::isnan(limit.lower) && !std::isnan(limit.upper) && limit.lower < limit.upper,
-          name() + ": " + what + " needs lower < upper, got [" + std::to_string(limit.lower) + ", " +
-              std::to_string(limit.upper) + "]");
+          name() + ": " + what + " needs lower < upper, got [" + number_text(limit.lower) + ", " +
+              number_text(limit.upper) + "]");
   require(std::isfinite(limit.margin) && limit.margin >= 0,
-          name() + ": " + what + " margin must be finite and >= 0, got " + std::to_string(limit.margin));
+          name() + ": " + what + " margin must be finite and >= 0, got " + number_text(limit.margin));
 }
 
 JointFrame Joint::frame_a(const model::SystemState& s) const { return evaluate_joint_frame(s, a_); }

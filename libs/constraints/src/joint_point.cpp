@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::constraints {
@@ -26,10 +27,10 @@ DistanceJoint::DistanceJoint(std::string label, JointSide a, JointSide b, Distan
 
 void DistanceJoint::check_parameters(const model::MechanicalSystem&) const {
   require(std::isfinite(options_.length) && options_.length > 0, name() + ": length must be finite and > 0, got " +
-                                                                     std::to_string(options_.length) +
+                                                                     number_text(options_.length) +
                                                                      " (use a ball joint for coincident points)");
   require(std::isfinite(options_.margin) && options_.margin >= 0,
-          name() + ": margin must be finite and >= 0, got " + std::to_string(options_.margin));
+          name() + ": margin must be finite and >= 0, got " + number_text(options_.margin));
 }
 
 double DistanceJoint::distance(const model::SystemState& s) const { return norm(frame_b(s).p - frame_a(s).p); }
@@ -53,7 +54,7 @@ PointOnSurfaceJoint::PointOnSurfaceJoint(std::string label, JointSide surface, J
 
 void PointOnSurfaceJoint::check_parameters(const model::MechanicalSystem&) const {
   require(options_.shape == SurfaceOptions::Shape::kPlane || (std::isfinite(options_.radius) && options_.radius > 0),
-          name() + ": sphere radius must be finite and > 0, got " + std::to_string(options_.radius));
+          name() + ": sphere radius must be finite and > 0, got " + number_text(options_.radius));
 }
 
 void PointOnSurfaceJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s,

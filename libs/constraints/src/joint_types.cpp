@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::constraints {
@@ -38,7 +39,7 @@ void add_limit_rows(const JointLimit& limit, double coordinate, const std::strin
 
 void check_drive(const JointDrive& drive, const std::string& name) {
   require(!drive.enabled || std::isfinite(drive.speed),
-          name + ": drive speed must be finite, got " + std::to_string(drive.speed));
+          name + ": drive speed must be finite, got " + number_text(drive.speed));
 }
 
 }  // namespace
@@ -58,7 +59,7 @@ void HingeJoint::check_parameters(const model::MechanicalSystem&) const {
   check_limit(options_.limit, "angle limit");
   require(!options_.limit.enabled || (options_.limit.lower >= -kPi && options_.limit.upper <= kPi),
           name() + ": the angle limit must lie within [-pi, pi] (the angle is measured by atan2), got [" +
-              std::to_string(options_.limit.lower) + ", " + std::to_string(options_.limit.upper) + "]");
+              number_text(options_.limit.lower) + ", " + number_text(options_.limit.upper) + "]");
   check_drive(options_.drive, name());
 }
 

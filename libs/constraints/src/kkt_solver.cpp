@@ -2,6 +2,7 @@
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 
 namespace sinew::constraints {
@@ -34,7 +35,7 @@ SolverReport KktSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   report.error_history.push_back(report.error);
   report.states = block_states(p, r, u);
   report.status = std::isfinite(report.error) ? SolverStatus::kConverged : SolverStatus::kFailed;
-  report.message = "kkt: direct LDL^T solve, natural-map error " + std::to_string(report.error);
+  report.message = "kkt: direct LDL^T solve, natural-map error " + number_text(report.error, 4);
   return report;
 }
 

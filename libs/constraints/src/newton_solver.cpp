@@ -9,6 +9,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
@@ -154,7 +155,7 @@ class BiCgStab final : public KrylovSolver {
  private:
   static void breakdown(KrylovResult& result, const std::string& what, double value) {
     result.status = std::isfinite(value) ? KrylovStatus::kBreakdown : KrylovStatus::kNonFinite;
-    result.message = what + " = " + std::to_string(value) + " at iteration " + std::to_string(result.iterations + 1);
+    result.message = what + " = " + number_text(value) + " at iteration " + std::to_string(result.iterations + 1);
   }
 };
 
@@ -475,7 +476,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
         // Stalled (typically at round-off, below a tolerance that cannot be reached).
         return finish(SolverStatus::kNotConverged,
                       "stalled: no decrease of 1/2 ||phi||^2 along the Newton or gradient direction" + step +
-                          " (natural-map error " + std::to_string(report.error) + ")");
+                          " (natural-map error " + number_text(report.error, 4) + ")");
       }
     }
     recent.push_back(psi);
@@ -488,8 +489,8 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
     if (report.error <= options_.stop.tolerance)
       return finish(SolverStatus::kConverged, "converged in " + std::to_string(it + 1) + " Newton steps");
   }
-  return finish(SolverStatus::kNotConverged, "natural-map error " + std::to_string(report.error) + " > tolerance " +
-                                                 std::to_string(options_.stop.tolerance) + " after " +
+  return finish(SolverStatus::kNotConverged, "natural-map error " + number_text(report.error, 4) + " > tolerance " +
+                                                 number_text(options_.stop.tolerance) + " after " +
                                                  std::to_string(report.iterations) + " Newton steps");
 }
 

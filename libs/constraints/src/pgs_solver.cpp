@@ -4,12 +4,13 @@
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
 PgsSolver::PgsSolver(const PgsOptions& options) : options_(options) {
   require(options.relaxation > 0.0 && options.relaxation < 2.0,
-          "PgsSolver: relaxation must lie in (0, 2), got " + std::to_string(options.relaxation));
+          "PgsSolver: relaxation must lie in (0, 2), got " + number_text(options.relaxation));
   require(options.stop.max_iterations >= 1, "PgsSolver: max_iterations must be >= 1");
 }
 
@@ -41,7 +42,7 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
     const double d = entry(p.W, i, i);
     if (!(d > 0.0)) {
       report.status = SolverStatus::kFailed;
-      report.message = "pgs: W(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + std::to_string(d) +
+      report.message = "pgs: W(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(d, 6) +
                        " is not positive; Gauss-Seidel needs a positive diagonal";
       return report;
     }
@@ -102,8 +103,8 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
     }
   }
   report.status = SolverStatus::kNotConverged;
-  report.message = "pgs: natural-map error " + std::to_string(report.error) + " > tolerance " +
-                   std::to_string(options_.stop.tolerance) + " after " + std::to_string(report.iterations) + " sweeps";
+  report.message = "pgs: natural-map error " + number_text(report.error, 4) + " > tolerance " +
+                   number_text(options_.stop.tolerance) + " after " + std::to_string(report.iterations) + " sweeps";
   report.states = block_states(p, r, u);
   return report;
 }

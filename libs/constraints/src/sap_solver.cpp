@@ -7,19 +7,13 @@
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
 namespace {
 
 using ColSparse = Eigen::SparseMatrix<double>;
-
-// A number for messages: 3 significant digits (std::to_string prints 1e-11 as 0.000000).
-std::string sci(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
 
 // Per-block impulse gamma = P_R(-R^-1 u), cost 1/2 ||gamma||_R^2 and G = dP_R/dy R^-1 (3x3 or 1x1
 // in the top-left corner).
@@ -154,15 +148,15 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
     report.error = natural_map(gamma);
     if (it > 0) report.error_history.push_back(report.error);
     const std::string figures =
-        " (scaled gradient " + sci(optimality) + ", natural-map error " + sci(report.error) + ")";
+        " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " + number_text(report.error, 3) + ")";
     if (!std::isfinite(optimality) || !std::isfinite(report.error))
       return finish(SolverStatus::kFailed, "non-finite gradient at step " + std::to_string(it));
     if (optimality <= options_.stop.tolerance)
       return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps" + figures);
     if (it == options_.stop.max_iterations)
-      return finish(SolverStatus::kNotConverged, "scaled gradient " + sci(optimality) + " > tolerance " +
-                                                     sci(options_.stop.tolerance) + " after " + std::to_string(it) +
-                                                     " Newton steps" + figures);
+      return finish(SolverStatus::kNotConverged, "scaled gradient " + number_text(optimality, 3) + " > tolerance " +
+                                                     number_text(options_.stop.tolerance, 3) + " after " +
+                                                     std::to_string(it) + " Newton steps" + figures);
     // Newton step on M + H^T G H (G block diagonal, PSD): sparse LDL^T.
     std::vector<Eigen::Triplet<double>> triplets;
     for (std::size_t b = 0; b < p.blocks.size(); ++b) {
@@ -211,9 +205,9 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
       alpha = 0.0;  // not a descent direction (round-off at the optimum): stop moving
     }
     if (alpha == 0.0)
-      return finish(SolverStatus::kNotConverged, "no descent left at scaled gradient " + sci(optimality) +
+      return finish(SolverStatus::kNotConverged, "no descent left at scaled gradient " + number_text(optimality, 3) +
                                                      " (round-off floor above the tolerance " +
-                                                     sci(options_.stop.tolerance) + ")" + figures);
+                                                     number_text(options_.stop.tolerance, 3) + ")" + figures);
     v += alpha * dv;
     report.iterations = it + 1;
   }

@@ -10,20 +10,12 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 
 namespace sinew::constraints {
 
-namespace {
-
-// A number for messages: 3 significant digits, e.g. "2.5e-09" (std::to_string prints 0.000000).
-std::string sci(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 SeedNewtonSolver::SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options)
     : backend_(&backend), options_(options) {
@@ -42,7 +34,7 @@ SeedNewtonSolver::SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& op
   require(options.proximal_range >= 1.0 && std::isfinite(options.proximal_range),
           "SeedNewtonSolver: proximal_range must be finite and >= 1");
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
-          "SeedNewtonSolver: cr_tolerance must be in [0, 1), got " + std::to_string(options.cr_tolerance));
+          "SeedNewtonSolver: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
   const bool host = backend.runs_host_code();
   require(host || (backend.name() == "cuda" && detail::have_cuda_seed_newton()),
           "SeedNewtonSolver: backend '" + backend.name() + "' (" + backend.execution_space() +
@@ -182,8 +174,8 @@ SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorX
       return finish(SolverStatus::kConverged, "converged in " + std::to_string(it + 1) + " Newton steps (" +
                                                   std::to_string(report.inner_iterations) + " CR iterations)");
   }
-  return finish(SolverStatus::kNotConverged, "natural-map error " + sci(report.error) + " > tolerance " +
-                                                 sci(options_.stop.tolerance) + " after " +
+  return finish(SolverStatus::kNotConverged, "natural-map error " + number_text(report.error, 3) + " > tolerance " +
+                                                 number_text(options_.stop.tolerance, 3) + " after " +
                                                  std::to_string(report.iterations) + " Newton steps");
 }
 

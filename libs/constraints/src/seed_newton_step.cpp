@@ -6,6 +6,7 @@
 
 #include "seed_newton_kernels.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::constraints {
 
@@ -107,7 +108,7 @@ SeedNewtonStep::SeedNewtonStep(Backend& backend, const SeedStepOptions& options)
   require(options.cr_iterations >= 1,
           "SeedNewtonStep: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
-          "SeedNewtonStep: cr_tolerance must be in [0, 1), got " + std::to_string(options.cr_tolerance));
+          "SeedNewtonStep: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
   require(backend.runs_host_code() || (backend.name() == "cuda" && detail::have_cuda_seed_newton()),
           "SeedNewtonStep: backend '" + backend.name() + "' (" + backend.execution_space() +
               ") does not run host code and has no seed Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::constraints {
@@ -41,7 +42,7 @@ RollingDiskConstraint::RollingDiskConstraint(std::string label, JointSide plane,
 void RollingDiskConstraint::check_parameters(const model::MechanicalSystem&) const {
   require(side_b().kind == JointSide::Kind::kBody, name() + ": the disk (side B) must be a rigid body");
   require(std::isfinite(options_.radius) && options_.radius > 0,
-          name() + ": radius must be finite and > 0, got " + std::to_string(options_.radius));
+          name() + ": radius must be finite and > 0, got " + number_text(options_.radius));
 }
 
 Vec3 RollingDiskConstraint::contact_point(const model::SystemState& s) const {

@@ -11,6 +11,7 @@
 #include "json_fields.hpp"  // the scene library's checked JSON reader (libs/scene/src)
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/ensemble/sweep_runner.hpp"
 #include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
@@ -87,6 +88,7 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
 
     scene::RunOptions run;
     run.out_dir = dir;
+    run.overwrite = true;  // the variant's own folder: a variant run again (--retry-failed) replaces its outputs
     run.steps = sf.steps;
     run.outputs = sf.outputs;
     run.scene_hash = r.fingerprint;

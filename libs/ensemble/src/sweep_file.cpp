@@ -12,6 +12,8 @@
 
 #include "json_fields.hpp"  // the scene library's checked JSON reader (libs/scene/src)
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
+#include "sinew/scene/atomic_file.hpp"
 
 namespace sinew::ensemble {
 namespace {
@@ -22,12 +24,13 @@ using scene::detail::parse_json;
 
 constexpr std::uint64_t kMaxCount = 1000000;  // values of one parameter, and variants of a sweep
 
+// The text of @p path; an error names @p what (the key that names it), then the file's own message.
 std::string read_text(const std::filesystem::path& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(what + ": cannot open " + path.string() + " (missing or unreadable)");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(what + ": cannot read " + path.string());
-  return text;
+  try {
+    return scene::read_file(path, "a JSON file");
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
 }
 
 // The compact JSON of a value, numbers through number_text() so that doubles read back exactly.
@@ -186,17 +189,6 @@ std::vector<double> range_values(double start, double stop, std::size_t count, b
   }
   if (count > 1) out.back() = stop;  // the end point exactly, whatever the rounding above
   return out;
-}
-
-std::string number_text(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  for (int digits = 15; digits <= 17; ++digits) {  // the shortest of these that reads back exactly
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
 }
 
 SweepFile read_sweep_file(const std::filesystem::path& path) {

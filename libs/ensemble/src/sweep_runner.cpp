@@ -12,6 +12,7 @@
 
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/scene/atomic_file.hpp"
 
 namespace sinew::ensemble {

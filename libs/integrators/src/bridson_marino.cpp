@@ -1,6 +1,7 @@
 #include "sinew/integrators/bridson_marino.hpp"
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "velocity_newton.hpp"
 
 namespace sinew::integrators {
@@ -18,7 +19,6 @@ BridsonMarino::BridsonMarino(const BridsonMarinoOptions& options)
 BridsonMarino::~BridsonMarino() = default;
 
 StepReport BridsonMarino::do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) {
-  using detail::sci;
   detail::Workspace& ws = *ws_;
   const Index n = system.num_velocities();
   StepReport rep;
@@ -38,7 +38,8 @@ StepReport BridsonMarino::do_step(const model::DynamicalSystem& system, const St
   system.damping(in.t, in.q, u0, ws.D);
   detail::require_square(ws.D, n, "damping()");
   if (!ws.f0.allFinite() || !detail::all_finite(ws.M) || !detail::all_finite(ws.D))
-    return fail(StepStatus::kNonFinite, "force, mass or damping matrix at t = " + sci(in.t) + " is not finite");
+    return fail(StepStatus::kNonFinite,
+                "force, mass or damping matrix at t = " + number_text(in.t, 4) + " is not finite");
 
   // ArtiSynth 0.9.4 with A = M - h/2 df/du = M + h/2 D, both solves on one factorization:
   // A (u_{k+1/2} - u_k) = h/2 f_k.
@@ -47,22 +48,26 @@ StepReport BridsonMarino::do_step(const model::DynamicalSystem& system, const St
   detail::pin_fixed(fixed, ws.A, &ws.r);
   std::string message;
   if (!detail::factor_and_solve(ws, options_.linear_solver, ws.A, ws.r, ws.d, message))
-    return fail(StepStatus::kLinearSolverFailure, "solve with M + h/2 D at t = " + sci(in.t) + ": " + message);
+    return fail(StepStatus::kLinearSolverFailure,
+                "solve with M + h/2 D at t = " + number_text(in.t, 4) + ": " + message);
   rep.linear_solves = 1;
   ws.u_mix = u0 + ws.d;
   system.advance_positions(in.q, ws.u_mix, h, out.q);
-  if (!out.q.allFinite()) return fail(StepStatus::kNonFinite, "positions at t = " + sci(in.t + h) + " are not finite");
+  if (!out.q.allFinite())
+    return fail(StepStatus::kNonFinite, "positions at t = " + number_text(in.t + h, 4) + " are not finite");
 
   // f' = f(q_{k+1}, u_k); A (u_{k+1} - u_k) = h/2 (f_k + f').
   system.forces(in.t + h, out.q, u0, model::ForcePart::kAll, ws.f);
   detail::require_size(ws.f, n, "forces()");
-  if (!ws.f.allFinite()) return fail(StepStatus::kNonFinite, "force at t = " + sci(in.t + h) + " is not finite");
+  if (!ws.f.allFinite())
+    return fail(StepStatus::kNonFinite, "force at t = " + number_text(in.t + h, 4) + " is not finite");
   ws.r = 0.5 * h * (ws.f0 + ws.f);
   for (Index i : fixed) ws.r[i] = 0.0;
   ws.d = ws.solver->solve(ws.r);
   out.t = in.t + h;
   out.u = u0 + ws.d;
-  if (!out.u.allFinite()) return fail(StepStatus::kNonFinite, "velocities at t = " + sci(out.t) + " are not finite");
+  if (!out.u.allFinite())
+    return fail(StepStatus::kNonFinite, "velocities at t = " + number_text(out.t, 4) + " are not finite");
   rep.message = "bridson_marino: two solves with M + h/2 D";
   return rep;
 }

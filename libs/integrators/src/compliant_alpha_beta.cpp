@@ -3,15 +3,16 @@
 #include <cmath>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "velocity_newton.hpp"
 
 namespace sinew::integrators {
 
 void CompliantAlphaBetaOptions::validate() const {
   require(std::isfinite(alpha) && alpha >= 0.0 && alpha <= 1.0,
-          "CompliantAlphaBetaOptions: alpha must be in [0, 1], got " + std::to_string(alpha));
+          "CompliantAlphaBetaOptions: alpha must be in [0, 1], got " + number_text(alpha));
   require(std::isfinite(beta) && beta >= 0.0 && beta <= 1.0,
-          "CompliantAlphaBetaOptions: beta must be in [0, 1], got " + std::to_string(beta));
+          "CompliantAlphaBetaOptions: beta must be in [0, 1], got " + number_text(beta));
   newton.validate();
 }
 

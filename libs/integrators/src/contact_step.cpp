@@ -8,6 +8,7 @@
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "velocity_newton.hpp"
 
@@ -64,7 +65,7 @@ Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
 void ContactStepOptions::validate() const {
   free_motion.validate();
   require(std::isfinite(accept_error) && accept_error >= 0,
-          "ContactStepOptions: accept_error must be finite and >= 0, got " + std::to_string(accept_error));
+          "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error));
   stabilization.validate();
 }
 
@@ -101,7 +102,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   free_state_ = state;
   report.free_motion = free_.step(system, free_state_, h);
   if (!report.free_motion.ok()) {
-    report.message = "free motion failed at t = " + std::to_string(state.t) + ": " + report.free_motion.message;
+    report.message = "free motion failed at t = " + number_text(state.t, 6) + ": " + report.free_motion.message;
     return report;
   }
   const Eigen::VectorXd& v_free = free_state_.u;
@@ -148,7 +149,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   try {
     local = constraints::to_delassus(problem_, *mass_solver_);
   } catch (const Error& e) {
-    report.message = std::string("contact: the step matrix A could not be factored at t = ") + std::to_string(state.t) +
+    report.message = std::string("contact: the step matrix A could not be factored at t = ") + number_text(state.t, 6) +
                      ": " + e.what();
     return report;
   }
@@ -171,15 +172,16 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   const bool failed = report.contact.status == constraints::SolverStatus::kFailed || rejected || !v_.allFinite();
   if (failed) {
     report.message = "contact solve (" + report.solver + ") " + constraints::to_string(report.contact.status) +
-                     " at t = " + std::to_string(state.t) + " after " + std::to_string(report.contact.iterations) +
-                     " iterations, solver error " + detail::sci(report.contact.error) + ", natural-map error " +
-                     detail::sci(report.natural_map_error) + ": " + report.contact.message;
+                     " at t = " + number_text(state.t, 6) + " after " + std::to_string(report.contact.iterations) +
+                     " iterations, solver error " + number_text(report.contact.error, 4) + ", natural-map error " +
+                     number_text(report.natural_map_error, 4) + ": " + report.contact.message;
     last_blocks_.clear();
     return report;
   }
+  report.above_accept_limit = !(report.natural_map_error <= options_.accept_error);
   if (!report.contact.converged())
-    report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + std::to_string(state.t) +
-                     ", error " + detail::sci(report.contact.error);
+    report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + number_text(state.t, 6) +
+                     ", error " + number_text(report.contact.error, 4);
 
   // Stage 3: q1 = q0 (+) h v.
   Eigen::VectorXd q1;

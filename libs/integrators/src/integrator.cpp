@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::integrators {
 
@@ -22,15 +23,15 @@ const char* to_string(StepStatus status) {
 
 StepReport Integrator::step(const model::DynamicalSystem& system, State& state, double h) {
   const std::string who = name() + "::step";
-  require(std::isfinite(h) && h > 0.0, who + ": step size h must be finite and > 0, got " + std::to_string(h));
-  require(std::isfinite(state.t), who + ": time t must be finite, got " + std::to_string(state.t));
+  require(std::isfinite(h) && h > 0.0, who + ": step size h must be finite and > 0, got " + number_text(h));
+  require(std::isfinite(state.t), who + ": time t must be finite, got " + number_text(state.t));
   const Index nq = system.num_positions(), nu = system.num_velocities();
   require(state.q.size() == nq, who + ": q has " + std::to_string(state.q.size()) +
                                     " entries, the system has num_positions() = " + std::to_string(nq));
   require(state.u.size() == nu, who + ": u has " + std::to_string(state.u.size()) +
                                     " entries, the system has num_velocities() = " + std::to_string(nu));
   require(state.q.allFinite() && state.u.allFinite(),
-          who + ": the state (q, u) must be finite at t = " + std::to_string(state.t));
+          who + ": the state (q, u) must be finite at t = " + number_text(state.t, 6));
   out_.q.resize(nq);
   out_.u.resize(nu);
   out_.t = state.t;

@@ -1,7 +1,7 @@
 // LocalGlobalIntegrator: setup (masses, G, A = A_s (x) I_3, its factor / sparse inverse) and the
 // step of Algorithms 1-2 of the seed paper, every vector operation a Backend kernel.
 #include "sinew/integrators/local_global.hpp"
-#include "number_text.hpp"
+#include "sinew/core/number_text.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -29,8 +29,6 @@ namespace sinew::integrators {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-using detail::num;
 
 bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 
@@ -133,7 +131,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
 
   // ---- checks (all before any work, so that nothing is half-built)
   require(std::isfinite(d.time_step) && d.time_step > 0.0,
-          who + "time_step must be finite and > 0 (s), got " + num(d.time_step));
+          who + "time_step must be finite and > 0 (s), got " + number_text(d.time_step));
   m.h = d.time_step;
   const LameParameters lame = lame_parameters(d.elastic);  // names youngs_modulus / poisson_ratio
   int model = 0;
@@ -182,7 +180,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     }
   }
   if (d.masses.empty()) {
-    require(std::isfinite(d.density) && d.density > 0.0, who + "density must be finite and > 0, got " + num(d.density));
+    require(std::isfinite(d.density) && d.density > 0.0,
+            who + "density must be finite and > 0, got " + number_text(d.density));
     m.masses.assign(n, 0.0);
     for (std::size_t e = 0; e < m.n_tets; ++e)
       for (int a = 0; a < 4; ++a) m.masses[d.tets[4 * e + a]] += 0.25 * d.density * rests[e].volume;
@@ -197,7 +196,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
                                                                 std::to_string(d.masses.size()));
     for (Index i = 0; i < n; ++i)
       require(std::isfinite(d.masses[i]) && d.masses[i] > 0.0,
-              who + "masses[" + std::to_string(i) + "] must be finite and > 0, got " + num(d.masses[i]));
+              who + "masses[" + std::to_string(i) + "] must be finite and > 0, got " + number_text(d.masses[i]));
     m.masses = d.masses;
   }
   require(finite3(d.gravity), who + "gravity must be finite");
@@ -208,7 +207,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
                                                " is out of range, expected 0 <= vertex < " + std::to_string(n));
     require(finite3(t.target), name + ".target must be finite");
     require(std::isfinite(t.weight) && t.weight >= 0.0,
-            name + ".weight must be finite and >= 0 (0 = automatic), got " + num(t.weight));
+            name + ".weight must be finite and >= 0 (0 = automatic), got " + number_text(t.weight));
   }
   detail::validate_contact(d, n, who);
   validate_cables(d.cables, d.rest_positions, n, who);
@@ -443,7 +442,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     report.status = LocalGlobalStatus::kNonFinite;
     report.message =
         "LocalGlobalIntegrator: step " + std::to_string(m.steps + 1) +
-        " (t = " + num(static_cast<double>(m.steps) * h) + " s): " +
+        " (t = " + number_text(static_cast<double>(m.steps) * h, 6) + " s): " +
         (bad_iteration >= 0
              ? "non-finite incremental potential at iterate " + std::to_string(bad_iteration)
              : std::string("non-finite positions after ") + std::to_string(report.iterations) + " iterations") +
@@ -486,7 +485,7 @@ void LocalGlobalIntegrator::set_cable_pull(std::size_t k, double pull) {
   const double rest = m.contact->cable_rest_length(k);
   require(std::isfinite(pull) && pull >= 0.0 && pull < rest,
           "LocalGlobalIntegrator::set_cable_pull: cables[" + std::to_string(k) + "] pull must be finite, >= 0 and < " +
-              num(rest) + " (the rest length), got " + num(pull));
+              number_text(rest) + " (the rest length), got " + number_text(pull));
   m.contact->set_cable_pull(k, pull);
 }
 

@@ -1,7 +1,7 @@
 // Cable length, its gradient (the bilateral row of H) and the checks of the cables of a
 // LocalGlobalDescription (seed Sec. 7.8: cable constraints as bilateral rows of eq. (18)).
 #include "sinew/integrators/local_global_cable.hpp"
-#include "number_text.hpp"
+#include "sinew/core/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,6 @@
 namespace sinew::integrators {
 
 namespace {
-
-using detail::num;
 
 Vec3 at(const double* x, Index v) {
   const std::size_t o = 3 * static_cast<std::size_t>(v);
@@ -67,9 +65,10 @@ void validate_cables(const std::vector<Cable>& cables, const std::vector<double>
               name + ": rest segment " + std::to_string(k) + " has zero length");
     const double rest = cable.rest_length < 0.0 ? cable_length(cable, rest_positions) : cable.rest_length;
     require(std::isfinite(cable.rest_length) && rest > 0.0,
-            name + ".rest_length must be finite and > 0 (< 0 = automatic), got " + num(cable.rest_length));
+            name + ".rest_length must be finite and > 0 (< 0 = automatic), got " + number_text(cable.rest_length));
     require(std::isfinite(cable.pull) && cable.pull >= 0.0 && cable.pull < rest,
-            name + ".pull must be finite, >= 0 and < the rest length " + num(rest) + ", got " + num(cable.pull));
+            name + ".pull must be finite, >= 0 and < the rest length " + number_text(rest) + ", got " +
+                number_text(cable.pull));
   }
 }
 

@@ -2,7 +2,7 @@
 // (local_global_delassus.cpp), and the per-iteration seed Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "local_global_contact_solver.hpp"
-#include "number_text.hpp"
+#include "sinew/core/number_text.hpp"
 
 #include <Eigen/SparseCore>
 #include <algorithm>
@@ -22,8 +22,6 @@
 namespace sinew::integrators {
 
 namespace {
-
-using detail::num;
 
 // Boundary edges whose faces' normals are more than this apart (10 degrees) take part in
 // edge-edge contacts (EdgeEdgeDetector): a flatter edge meets the other body through its faces.
@@ -64,7 +62,7 @@ void validate_obstacle_placement(const Pose& pose, const Motion& motion, const s
       worst = std::max(worst, std::abs(s - (i == j ? 1.0 : 0.0)));
     }
   require(worst < 1e-9 && determinant(R) > 0.0,
-          name + ".pose.rotation must be a rotation (orthonormal, det +1); |R^T R - I| = " + num(worst));
+          name + ".pose.rotation must be a rotation (orthonormal, det +1); |R^T R - I| = " + number_text(worst, 6));
   require(finite3(motion.linear) && finite3(motion.angular), name + ".motion must be finite");
 }
 
@@ -73,7 +71,7 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
     const Obstacle& o = d.obstacles[k];
     const std::string name = who + "obstacles[" + std::to_string(k) + "]";
     require(std::isfinite(o.friction) && o.friction >= 0.0,
-            name + ".friction must be finite and >= 0, got " + num(o.friction));
+            name + ".friction must be finite and >= 0, got " + number_text(o.friction));
     const double* s = o.shape.size;
     switch (o.shape.type) {
       case ShapeType::kHalfSpace:
@@ -100,11 +98,11 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
             who + "contact_vertices[" + std::to_string(i) + "] = " + std::to_string(d.contact_vertices[i]) +
                 " is out of range, expected 0 <= vertex < " + std::to_string(n));
   require(std::isfinite(d.contact_margin),
-          who + "contact_margin must be finite (< 0 = automatic), got " + num(d.contact_margin));
+          who + "contact_margin must be finite (< 0 = automatic), got " + number_text(d.contact_margin));
   require(std::isfinite(d.contact_thickness) && d.contact_thickness >= 0.0,
-          who + "contact_thickness must be finite and >= 0, got " + num(d.contact_thickness));
+          who + "contact_thickness must be finite and >= 0, got " + number_text(d.contact_thickness));
   require(std::isfinite(d.body_friction) && d.body_friction >= 0.0,
-          who + "body_friction must be finite and >= 0, got " + num(d.body_friction));
+          who + "body_friction must be finite and >= 0, got " + number_text(d.body_friction));
 }
 
 BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n) {

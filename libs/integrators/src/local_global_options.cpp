@@ -4,17 +4,13 @@
 #include <cstdio>
 #include <string>
 
-#include "number_text.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global.hpp"
 
 namespace sinew::integrators {
 
-namespace {
-
-using detail::num;
-
-}  // namespace
+namespace {}  // namespace
 
 const char* global_step_name(GlobalStepKind kind) {
   switch (kind) {
@@ -36,9 +32,10 @@ void LocalGlobalOptions::validate() const {
   require(jacobi_iterations >= 1,
           "LocalGlobalOptions: jacobi_iterations must be >= 1, got " + std::to_string(jacobi_iterations));
   require(std::isfinite(jacobi_relaxation) && jacobi_relaxation >= 0.0 && jacobi_relaxation <= 1.0,
-          "LocalGlobalOptions: jacobi_relaxation must lie in [0, 1] (0 = automatic), got " + num(jacobi_relaxation));
+          "LocalGlobalOptions: jacobi_relaxation must lie in [0, 1] (0 = automatic), got " +
+              number_text(jacobi_relaxation));
   require(std::isfinite(neo_hookean_weight) && neo_hookean_weight > 0.0,
-          "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + num(neo_hookean_weight));
+          "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + number_text(neo_hookean_weight));
   require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
               contact.function == constraints::NcpFunction::kMinMap,
           "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");

@@ -11,6 +11,7 @@
 #include "local_global_cuda.hpp"
 #include "local_global_triangle_kernels.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::integrators::detail {
 
@@ -18,10 +19,8 @@ void TriangleElements::check(const LocalGlobalDescription& d, Index n, const std
   require(d.triangles.size() % 3 == 0,
           who + "triangles must hold 3 vertex indices per triangle, got " + std::to_string(d.triangles.size()));
   if (d.triangles.empty()) return;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", d.thickness);
   require(std::isfinite(d.thickness) && d.thickness > 0.0,
-          who + "thickness must be finite and > 0 (m) when there are triangles, got " + buffer);
+          who + "thickness must be finite and > 0 (m) when there are triangles, got " + number_text(d.thickness));
   const std::size_t count = d.triangles.size() / 3;
   for (std::size_t k = 0; k < d.triangles.size(); ++k)
     require(d.triangles[k] >= 0 && d.triangles[k] < n,

@@ -1,6 +1,7 @@
 #include "sinew/integrators/symplectic_euler.hpp"
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "velocity_newton.hpp"
 
 namespace sinew::integrators {
@@ -18,7 +19,6 @@ SymplecticEuler::SymplecticEuler(const SymplecticEulerOptions& options)
 SymplecticEuler::~SymplecticEuler() = default;
 
 StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) {
-  using detail::sci;
   detail::Workspace& ws = *ws_;
   const Index n = system.num_velocities();
   StepReport rep;
@@ -31,7 +31,7 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   detail::require_square(ws.M, n, "mass_matrix()");
   if (!ws.f0.allFinite() || !detail::all_finite(ws.M)) {
     rep.status = StepStatus::kNonFinite;
-    rep.message = "symplectic_euler: force or mass matrix at t = " + sci(in.t) + " is not finite";
+    rep.message = "symplectic_euler: force or mass matrix at t = " + number_text(in.t, 4) + " is not finite";
     return rep;
   }
   // ArtiSynth 0.9.1: M (u_{k+1} - u_k) = h f_k, then q_{k+1} = q_k (+) h u_{k+1}.
@@ -40,7 +40,7 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   detail::pin_fixed(fixed, ws.M, &ws.r);
   if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.r, ws.d, message)) {
     rep.status = StepStatus::kLinearSolverFailure;
-    rep.message = "symplectic_euler: mass matrix solve at t = " + sci(in.t) + ": " + message;
+    rep.message = "symplectic_euler: mass matrix solve at t = " + number_text(in.t, 4) + ": " + message;
     return rep;
   }
   rep.linear_solves = 1;
@@ -49,7 +49,7 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   system.advance_positions(in.q, out.u, h, out.q);
   if (!out.q.allFinite() || !out.u.allFinite()) {
     rep.status = StepStatus::kNonFinite;
-    rep.message = "symplectic_euler: the new state at t = " + sci(out.t) + " is not finite";
+    rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
     return rep;
   }
   rep.message = "symplectic_euler: explicit step";

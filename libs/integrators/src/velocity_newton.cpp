@@ -7,14 +7,9 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::integrators::detail {
-
-std::string sci(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  return buf;
-}
 
 void require_size(const Eigen::VectorXd& x, Index n, const std::string& what) {
   require(x.size() == n, what + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n));
@@ -239,7 +234,8 @@ StepReport StageSolver::run(State& out) {
   require_size(ws_.f0, n_, "forces(kElastic)");
   require_size(ws_.g0, n_, "forces(kGyroscopic)");
   if (!all_finite(ws_.f0) || !all_finite(ws_.g0))
-    return fail(rep, StepStatus::kNonFinite, "force at the start of the step (t = " + sci(t) + ") is not finite");
+    return fail(rep, StepStatus::kNonFinite,
+                "force at the start of the step (t = " + number_text(t, 4) + ") is not finite");
   c0_ = (-h_ * (1.0 - st_.w)) * ws_.f0;
   c0_ -= (st_.gyroscopic_implicit ? h_ * (1.0 - st_.w) : h_) * ws_.g0;
   if (!st_.mass_at_force_point && !st_.mass_at_midpoint) {
@@ -263,7 +259,8 @@ StepReport StageSolver::run(State& out) {
   Eigen::VectorXd u = u0_;
   ws_.r.resize(n_);
   if (!residual(u, ws_.r))
-    return fail(rep, StepStatus::kNonFinite, what_ + " is not finite at the start velocity (t = " + sci(t) + ")");
+    return fail(rep, StepStatus::kNonFinite,
+                what_ + " is not finite at the start velocity (t = " + number_text(t, 4) + ")");
   double rnorm = ws_.r.norm();
   rep.residual_norms.push_back(rnorm);
   // Round-off floor: r = M (u - u0) - h f cannot be computed more accurately than a few ulps of
@@ -288,11 +285,12 @@ StepReport StageSolver::run(State& out) {
     }
     if (k == opt_.max_iterations) {
       std::string history;
-      for (double x : rep.residual_norms) history += (history.empty() ? "" : ", ") + sci(x);
+      for (double x : rep.residual_norms) history += (history.empty() ? "" : ", ") + number_text(x, 4);
       return fail(rep, StepStatus::kNotConverged,
-                  "Newton did not converge in " + std::to_string(k) + " iterations at t = " + sci(t) +
-                      ", h = " + sci(h_) + ": |r| = " + sci(rnorm) + " > tolerance " + sci(rep.tolerance) + " after " +
-                      std::to_string(rep.line_search_steps) + " line-search steps (residual history " + history + ")");
+                  "Newton did not converge in " + std::to_string(k) + " iterations at t = " + number_text(t, 4) +
+                      ", h = " + number_text(h_, 4) + ": |r| = " + number_text(rnorm, 4) + " > tolerance " +
+                      number_text(rep.tolerance, 4) + " after " + std::to_string(rep.line_search_steps) +
+                      " line-search steps (residual history " + history + ")");
     }
     std::string message;
     if (!assemble(message))
@@ -308,7 +306,7 @@ StepReport StageSolver::run(State& out) {
     }
     if (!solved)
       return fail(rep, StepStatus::kLinearSolverFailure,
-                  "Newton iteration " + std::to_string(k) + " at t = " + sci(t) + ": " + message);
+                  "Newton iteration " + std::to_string(k) + " at t = " + number_text(t, 4) + ": " + message);
     ++rep.linear_solves;
     ++rep.iterations;
     project(ws_.d);
@@ -339,8 +337,8 @@ StepReport StageSolver::run(State& out) {
       if (accept || ls == opt_.max_line_search_steps || !search) {
         if (!finite)
           return fail(rep, StepStatus::kNonFinite,
-                      what_ + " is not finite at Newton iteration " + std::to_string(k) + " (t = " + sci(t) +
-                          ", step length " + sci(alpha) + ")");
+                      what_ + " is not finite at Newton iteration " + std::to_string(k) + " (t = " + number_text(t, 4) +
+                          ", step length " + number_text(alpha, 4) + ")");
         u.swap(ws_.u_trial);
         ws_.r.swap(ws_.r_trial);
         rnorm = trial_norm;
@@ -357,10 +355,10 @@ StepReport StageSolver::run(State& out) {
   ws_.u_mix = st_.c_end * u + (1.0 - st_.c_end) * u0_;
   sys_.advance_positions(in_.q, ws_.u_mix, h_, out.q);
   if (!all_finite(out.q) || !all_finite(out.u))
-    return fail(rep, StepStatus::kNonFinite, "the new state at t = " + sci(t + h_) + " is not finite");
+    return fail(rep, StepStatus::kNonFinite, "the new state at t = " + number_text(t + h_, 4) + " is not finite");
   rep.status = StepStatus::kConverged;
   rep.message = std::string(who_) + ": converged in " + std::to_string(rep.iterations) +
-                " iterations, |r| = " + sci(rnorm) +
+                " iterations, |r| = " + number_text(rnorm, 4) +
                 (use_energy_ ? " (line search on the incremental potential)" : "") +
                 (at_round_off ? " (stopped at the round-off floor of the residual)" : "") +
                 (switched_at_ >= 0 ? " (exact Newton matrix rejected at iteration " + std::to_string(switched_at_) +

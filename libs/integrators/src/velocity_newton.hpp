@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/core/number_text.hpp"
 #include "sinew/integrators/integrator.hpp"
 #include "sinew/integrators/newton_options.hpp"
 
@@ -80,7 +81,5 @@ bool all_finite(const CsrMatrix& A);
 void require_size(const Eigen::VectorXd& x, Index n, const std::string& what);
 // Throws sinew::Error unless A is n x n (or 0 x 0 with no entries, read as zero).
 void require_square(const CsrMatrix& A, Index n, const std::string& what);
-// Scientific notation with 3 significant digits, for messages.
-std::string sci(double x);
 
 }  // namespace sinew::integrators::detail

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
 namespace sinew {
@@ -161,8 +162,7 @@ void BaraffSolver::solve(const Eigen::Ref<const Eigen::VectorXd>& force, const E
     if (!(aux_rcond_ >= options_.auxiliary_min_rcond))
       throw Error("BaraffSolver::solve: the " + std::to_string(k) + " x " + std::to_string(k) +
                   " auxiliary matrix of eq. (12) is singular to working precision (reciprocal condition estimate " +
-                  std::to_string(aux_rcond_) + " < auxiliary_min_rcond " +
-                  std::to_string(options_.auxiliary_min_rcond) +
+                  number_text(aux_rcond_, 4) + " < auxiliary_min_rcond " + number_text(options_.auxiliary_min_rcond) +
                   "): are auxiliary rows redundant with each other or with the primary constraints?");
     if (aux_method_ == BaraffAuxiliaryMethod::kLdlt)
       out.mu = aux_ldlt_.solve(ws.negative_q_);

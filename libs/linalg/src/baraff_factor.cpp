@@ -6,6 +6,7 @@
 
 #include "baraff_kernels.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
 
 namespace sinew {
@@ -24,11 +25,10 @@ BaraffSolver::BaraffSolver(const BaraffProblem& problem, const BaraffSolverOptio
   if (options.refinement_steps < 0)
     throw Error("BaraffSolverOptions: refinement_steps must be >= 0, got " + std::to_string(options.refinement_steps));
   if (!(options.pivot_tolerance >= 0.0 && options.pivot_tolerance < 1.0))
-    throw Error("BaraffSolverOptions: pivot_tolerance must be in [0, 1), got " +
-                std::to_string(options.pivot_tolerance));
+    throw Error("BaraffSolverOptions: pivot_tolerance must be in [0, 1), got " + number_text(options.pivot_tolerance));
   if (!(options.auxiliary_min_rcond >= 0.0 && options.auxiliary_min_rcond < 1.0))
     throw Error("BaraffSolverOptions: auxiliary_min_rcond must be in [0, 1), got " +
-                std::to_string(options.auxiliary_min_rcond));
+                number_text(options.auxiliary_min_rcond));
   analyze(problem);
   factor(problem);
 }

@@ -1,6 +1,7 @@
 // Validation of BaraffProblem: every check of the public input happens here, once, so that the
 // solver behind it may assume consistent sizes and definite mass blocks.
 #include "sinew/linalg/baraff_problem.hpp"
+#include "sinew/core/number_text.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -38,8 +39,8 @@ void check_body(const BaraffBody& body, int i, const BaraffProblemOptions& optio
       asym = std::max(asym, std::abs(M(r, c) - M(c, r)));
     }
   check(asym <= options.mass_symmetry_tolerance * scale, [&] {
-    return who() + ": the mass block must be symmetric, but max |M_ij - M_ji| = " + std::to_string(asym) +
-           " exceeds mass_symmetry_tolerance * max |M_ij| = " + std::to_string(options.mass_symmetry_tolerance * scale);
+    return who() + ": the mass block must be symmetric, but max |M_ij - M_ji| = " + number_text(asym) +
+           " exceeds mass_symmetry_tolerance * max |M_ij| = " + number_text(options.mass_symmetry_tolerance * scale);
   });
   const Eigen::LLT<Eigen::MatrixXd> llt(M);
   check(scale > 0.0 && llt.info() == Eigen::Success, [&] {

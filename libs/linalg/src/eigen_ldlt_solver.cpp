@@ -2,6 +2,8 @@
 
 #include <Eigen/SparseCholesky>
 
+#include "sinew/core/number_text.hpp"
+
 namespace sinew {
 
 struct EigenLdltSolver::Impl {
@@ -23,7 +25,7 @@ void EigenLdltSolver::do_factorize(const CsrMatrix& A) {
   for (Eigen::Index k = 0; k < d.size(); ++k)
     if (!(d[k] > 0.0))
       throw Error(name() + ": matrix is not positive definite: pivot " + std::to_string(k) + " is " +
-                  std::to_string(d[k]));
+                  number_text(d[k]));
 }
 
 void EigenLdltSolver::do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const { X = impl_->ldlt.solve(B); }

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "sinew/core/number_text.hpp"
+
 namespace sinew {
 
 KrylovResult KrylovSolver::solve(LinearOperator& A, const DeviceArray<double>& b, DeviceArray<double>& x,
@@ -52,12 +54,12 @@ KrylovResult KrylovSolver::solve(LinearOperator& A, const DeviceArray<double>& b
   if (result.status == KrylovStatus::kConverged && result.relative_residual > 10.0 * options.tolerance) {
     result.status = KrylovStatus::kBreakdown;
     result.message = "the residual recurrence reached the tolerance but the true relative residual is " +
-                     std::to_string(result.relative_residual);
+                     number_text(result.relative_residual, 4);
   }
   if (result.status == KrylovStatus::kMaxIterations)
     result.message = "did not converge in " + std::to_string(options.max_iterations) +
-                     " iterations: relative residual " + std::to_string(result.relative_residual) + " > " +
-                     std::to_string(options.tolerance);
+                     " iterations: relative residual " + number_text(result.relative_residual, 4) + " > " +
+                     number_text(options.tolerance);
   return result;
 }
 
@@ -76,7 +78,7 @@ bool KrylovSolver::record(double relative, const KrylovOptions& options, KrylovR
   if (!std::isfinite(relative)) {
     result.status = KrylovStatus::kNonFinite;
     result.message =
-        "the residual became " + std::to_string(relative) + " at iteration " + std::to_string(result.iterations);
+        "the residual became " + number_text(relative) + " at iteration " + std::to_string(result.iterations);
     return true;
   }
   if (relative <= options.tolerance) {
@@ -89,7 +91,7 @@ bool KrylovSolver::record(double relative, const KrylovOptions& options, KrylovR
 namespace {
 void breakdown(KrylovResult& result, const std::string& what, double value) {
   result.status = std::isfinite(value) ? KrylovStatus::kBreakdown : KrylovStatus::kNonFinite;
-  result.message = what + " = " + std::to_string(value) + " at iteration " + std::to_string(result.iterations + 1);
+  result.message = what + " = " + number_text(value) + " at iteration " + std::to_string(result.iterations + 1);
 }
 }  // namespace
 

@@ -2,14 +2,9 @@
 #include <cstdio>
 
 #include "lcp_internal.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::detail {
-
-std::string num(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
 
 BoxLcpExpansion::BoxLcpExpansion(const LcpColumnSource& M, const Eigen::VectorXd& q, const LcpBounds& bounds)
     : M_(&M), n_(M.size()) {

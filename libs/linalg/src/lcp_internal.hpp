@@ -6,12 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "sinew/core/number_text.hpp"
 #include "sinew/linalg/lcp_problem.hpp"
 
 namespace sinew::detail {
-
-// A number in a short general format ("1e-08", "0.25") for error and status messages.
-std::string num(double value);
 
 // The box MLCP w = M z + q with fixed bounds lo <= z <= hi, rewritten as a standard LCP
 // omega = A zeta + b, 0 <= zeta _|_ omega >= 0, of order N = n + (free rows) + (doubly bounded

@@ -8,6 +8,7 @@
 
 #include "lcp_internal.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -27,9 +28,9 @@ LemkeLcpSolver::LemkeLcpSolver(const Params& params) : params_(params) {
   if (params.max_pivots < 0)
     throw Error("LemkeLcpSolver: max_pivots = " + std::to_string(params.max_pivots) + ", expected >= 0 (0: automatic)");
   if (!(positive(params.pivot_tolerance) && positive(params.tie_tolerance) && positive(params.tolerance)))
-    throw Error("LemkeLcpSolver: pivot_tolerance = " + detail::num(params.pivot_tolerance) +
-                ", tie_tolerance = " + detail::num(params.tie_tolerance) +
-                ", tolerance = " + detail::num(params.tolerance) + ", expected finite values > 0");
+    throw Error("LemkeLcpSolver: pivot_tolerance = " + number_text(params.pivot_tolerance, 6) +
+                ", tie_tolerance = " + number_text(params.tie_tolerance, 6) +
+                ", tolerance = " + number_text(params.tolerance, 6) + ", expected finite values > 0");
   if (params.refactor_interval < 1)
     throw Error("LemkeLcpSolver: refactor_interval = " + std::to_string(params.refactor_interval) +
                 ", expected at least 1");
@@ -57,8 +58,8 @@ LcpResult LemkeLcpSolver::do_solve(const Eigen::MatrixXd& M, const Eigen::Vector
   result.residual = lcp_natural_residual(bounds, z, w);
   if (result.solved() && !(result.residual <= params_.tolerance)) {
     result.status = LcpStatus::kFailed;
-    result.message = "lemke: box residual " + detail::num(result.residual) + " exceeds tolerance " +
-                     detail::num(params_.tolerance) + " (ill-conditioned M)";
+    result.message = "lemke: box residual " + number_text(result.residual, 6) + " exceeds tolerance " +
+                     number_text(params_.tolerance, 6) + " (ill-conditioned M)";
   }
   return result;
 }
@@ -230,8 +231,8 @@ LcpResult LemkeLcpSolver::pivot(const LcpColumnSource& M, const Eigen::VectorXd&
       result.status = LcpStatus::kSolved;
     } else {
       result.status = LcpStatus::kFailed;
-      result.message = "lemke: the final basis gives natural residual " + detail::num(result.residual) +
-                       ", above tolerance " + detail::num(params_.tolerance) + " (ill-conditioned M_alpha_alpha)";
+      result.message = "lemke: the final basis gives natural residual " + number_text(result.residual, 6) +
+                       ", above tolerance " + number_text(params_.tolerance, 6) + " (ill-conditioned M_alpha_alpha)";
     }
   }
   return result;

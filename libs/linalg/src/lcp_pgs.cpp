@@ -7,6 +7,7 @@
 
 #include "lcp_internal.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -23,9 +24,9 @@ PgsLcpSolver::PgsLcpSolver(const Params& params) : params_(params) {
   if (params.max_iterations < 1)
     throw Error("PgsLcpSolver: max_iterations = " + std::to_string(params.max_iterations) + ", expected at least 1");
   if (!(params.tolerance > 0.0 && std::isfinite(params.tolerance)))
-    throw Error("PgsLcpSolver: tolerance = " + detail::num(params.tolerance) + ", expected a finite value > 0");
+    throw Error("PgsLcpSolver: tolerance = " + number_text(params.tolerance, 6) + ", expected a finite value > 0");
   if (!(params.omega > 0.0 && params.omega < 2.0))
-    throw Error("PgsLcpSolver: omega = " + detail::num(params.omega) + ", expected 0 < omega < 2");
+    throw Error("PgsLcpSolver: omega = " + number_text(params.omega, 6) + ", expected 0 < omega < 2");
 }
 
 LcpResult PgsLcpSolver::do_solve(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LcpBounds* bounds,
@@ -33,7 +34,7 @@ LcpResult PgsLcpSolver::do_solve(const Eigen::MatrixXd& M, const Eigen::VectorXd
   const Eigen::Index n = q.size();
   for (Eigen::Index i = 0; i < n; ++i)
     if (!(M(i, i) > 0.0))
-      throw Error("PgsLcpSolver: M(" + std::to_string(i) + "," + std::to_string(i) + ") = " + detail::num(M(i, i)) +
+      throw Error("PgsLcpSolver: M(" + std::to_string(i) + "," + std::to_string(i) + ") = " + number_text(M(i, i), 6) +
                   ", expected a positive diagonal");
   if (!(warm && params_.warm_start)) z.setZero();
 
@@ -75,9 +76,9 @@ LcpResult PgsLcpSolver::do_solve(const Eigen::MatrixXd& M, const Eigen::VectorXd
   w_ += q;
   result.residual = lcp_natural_residual(bounds, z, w_);
   result.status = LcpStatus::kNotConverged;
-  result.message = "pgs: natural residual " + detail::num(result.residual) + " after " +
-                   std::to_string(result.iterations) + " sweeps, expected at most " + detail::num(params_.tolerance) +
-                   " (raise max_iterations, lower omega for friction)";
+  result.message = "pgs: natural residual " + number_text(result.residual, 6) + " after " +
+                   std::to_string(result.iterations) + " sweeps, expected at most " +
+                   number_text(params_.tolerance, 6) + " (raise max_iterations, lower omega for friction)";
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include "lcp_internal.hpp"
 #include "matrix_text.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -82,12 +83,12 @@ void LcpBounds::validate(Index n) const {
         throw Error(row() + " has friction normal " + std::to_string(k) + ", expected another row in [0, " +
                     std::to_string(n) + ")");
       if (!(std::isfinite(mu[i]) && mu[i] >= 0.0))
-        throw Error(row() + " has friction coefficient mu = " + detail::num(mu[i]) + ", expected finite mu >= 0");
+        throw Error(row() + " has friction coefficient mu = " + number_text(mu[i], 6) + ", expected finite mu >= 0");
       if (friction_normal[static_cast<std::size_t>(k)] >= 0)
         throw Error(row() + " has friction normal " + std::to_string(k) +
                     ", which is itself a friction row; expected a normal row");
       if (!(lo[k] >= 0.0))
-        throw Error(row() + " has friction normal " + std::to_string(k) + " with lo = " + detail::num(lo[k]) +
+        throw Error(row() + " has friction normal " + std::to_string(k) + " with lo = " + number_text(lo[k], 6) +
                     ", expected a normal row with lo >= 0");
       continue;
     }
@@ -96,7 +97,7 @@ void LcpBounds::validate(Index n) const {
                   ", expected -1 (fixed bounds) or a row index");
     if (!(!std::isnan(lo[i]) && !std::isnan(hi[i]) && lo[i] <= hi[i] &&
           lo[i] < std::numeric_limits<double>::infinity() && hi[i] > -std::numeric_limits<double>::infinity()))
-      throw Error(row() + " has bounds [" + detail::num(lo[i]) + ", " + detail::num(hi[i]) +
+      throw Error(row() + " has bounds [" + number_text(lo[i], 6) + ", " + number_text(hi[i], 6) +
                   "], expected lo <= hi with lo < +inf and hi > -inf");
   }
 }

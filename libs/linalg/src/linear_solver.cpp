@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "sinew/core/number_text.hpp"
+
 namespace sinew {
 
 void require_symmetric(const CsrMatrix& A, const char* what, double relative_tolerance) {
@@ -22,8 +24,8 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
       const double mirror = (it != end && *it == i) ? A.values[static_cast<std::size_t>(it - A.col_idx.begin())] : 0.0;
       if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
         throw Error(w + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                    ") = " + std::to_string(A.values[k]) + " while (" + std::to_string(j) + ", " + std::to_string(i) +
-                    ") = " + std::to_string(mirror));
+                    ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " + std::to_string(i) +
+                    ") = " + number_text(mirror));
     }
 }
 
@@ -31,8 +33,7 @@ void LinearSolver::check_matrix(const CsrMatrix& A) const {
   require_symmetric(A, name().c_str());
   for (std::size_t k = 0; k < A.values.size(); ++k)
     if (!std::isfinite(A.values[k]))
-      throw Error(name() + ": matrix entry " + std::to_string(k) + " is not finite (" + std::to_string(A.values[k]) +
-                  ")");
+      throw Error(name() + ": matrix entry " + std::to_string(k) + " is not finite (" + number_text(A.values[k]) + ")");
 }
 
 void LinearSolver::compute(const CsrMatrix& A) {

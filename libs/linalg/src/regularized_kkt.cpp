@@ -6,6 +6,7 @@
 #include "lcp_internal.hpp"
 #include "matrix_text.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
@@ -25,13 +26,13 @@ SoftConstraintTerms soften_constraints(const Eigen::VectorXd& alpha, const Eigen
     throw Error("soften_constraints: alpha, beta and phi have " + std::to_string(m) + ", " +
                 std::to_string(beta.size()) + " and " + std::to_string(phi.size()) + " entries, expected equal sizes");
   if (!(std::isfinite(h) && h > 0.0))
-    throw Error("soften_constraints: h = " + detail::num(h) + ", expected a step size > 0");
+    throw Error("soften_constraints: h = " + number_text(h, 6) + ", expected a step size > 0");
   for (Eigen::Index i = 0; i < m; ++i) {
     if (!(std::isfinite(alpha[i]) && alpha[i] >= 0.0))
-      throw Error("soften_constraints: alpha[" + std::to_string(i) + "] = " + detail::num(alpha[i]) +
+      throw Error("soften_constraints: alpha[" + std::to_string(i) + "] = " + number_text(alpha[i], 6) +
                   ", expected finite alpha >= 0");
     if (!(std::isfinite(beta[i]) && beta[i] >= 0.0))
-      throw Error("soften_constraints: beta[" + std::to_string(i) + "] = " + detail::num(beta[i]) +
+      throw Error("soften_constraints: beta[" + std::to_string(i) + "] = " + number_text(beta[i], 6) +
                   ", expected finite beta >= 0");
   }
   if (!phi.allFinite()) throw Error("soften_constraints: phi has non-finite entries, expected finite values");

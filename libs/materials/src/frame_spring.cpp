@@ -4,13 +4,14 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 namespace {
 
 void require_nonnegative(double value, const char* name, const char* unit) {
-  require(std::isfinite(value) && value >= 0.0, std::string("frame spring: ") + name + " must be finite and >= 0 (" +
-                                                    unit + "), got " + std::to_string(value));
+  require(std::isfinite(value) && value >= 0.0,
+          std::string("frame spring: ") + name + " must be finite and >= 0 (" + unit + "), got " + number_text(value));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 
@@ -13,9 +14,9 @@ BendingHinge make_bending_hinge(const double X[12]) {
   const double scale = dot(e0, e0) + dot(e1, e1) + dot(e2, e2);
   const double a0 = 0.5 * norm(cross(e0, e1)), a1 = 0.5 * norm(cross(e0, e2));
   require(std::isfinite(a0) && a0 > 1e-14 * scale,
-          "bending hinge: triangle (x0, x1, x2) is degenerate, area " + std::to_string(a0) + " (expected > 0)");
+          "bending hinge: triangle (x0, x1, x2) is degenerate, area " + number_text(a0) + " (expected > 0)");
   require(std::isfinite(a1) && a1 > 1e-14 * scale,
-          "bending hinge: triangle (x0, x1, x3) is degenerate, area " + std::to_string(a1) + " (expected > 0)");
+          "bending hinge: triangle (x0, x1, x3) is degenerate, area " + number_text(a1) + " (expected > 0)");
   return bending_hinge(X);
 }
 

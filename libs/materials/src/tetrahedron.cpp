@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew {
 
@@ -14,7 +15,7 @@ TetRest make_tet_rest(const double X[12]) {
   require(std::isfinite(det) && det > 1e-14 * scale * std::sqrt(scale),
           "tetrahedron rest shape: signed volume (X1-X0).((X2-X0)x(X3-X0))/6 must be > 0 "
           "(non-degenerate, positively oriented), got " +
-              std::to_string(det / 6.0));
+              number_text(det / 6.0));
   return tet_rest(X);
 }
 

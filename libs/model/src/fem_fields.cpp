@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/materials/arap.hpp"
 #include "sinew/materials/corotational.hpp"
 #include "sinew/materials/linear_elasticity.hpp"
@@ -233,7 +234,7 @@ double MembraneField::energy(const SystemState& s) const {
 void BendingField::add(const MechanicalSystem& system, const std::array<Index, 4>& nodes, double stiffness) {
   const std::string what = "BendingField::add: hinge " + std::to_string(nodes_.size());
   require(stiffness >= 0.0 && std::isfinite(stiffness),
-          what + ": stiffness must be finite and >= 0, got " + std::to_string(stiffness));
+          what + ": stiffness must be finite and >= 0, got " + number_text(stiffness));
   double X[12];
   rest_positions(system, nodes, what, X);
   BendingHinge h{};

@@ -33,4 +33,20 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
   }
 }
 
+std::string read_file(const std::filesystem::path& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(path.string() + ": is a folder, expected " + what);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw Error(path.string() + ": cannot open " + what + ": " + std::strerror(errno));
+  std::string bytes;
+  char chunk[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.append(chunk, n);
+  const bool failed = std::ferror(f) != 0;
+  const int read_errno = errno;
+  std::fclose(f);
+  if (failed) throw Error(path.string() + ": reading " + what + " failed: " + std::strerror(read_errno));
+  return bytes;
+}
+
 }  // namespace sinew::scene

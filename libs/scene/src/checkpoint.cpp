@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 
@@ -66,14 +67,6 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open the checkpoint (missing or not readable)");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path.string() + ": reading the checkpoint failed");
-  return bytes;
-}
-
 // Parses the header; leaves @p r at the payload. @p payload_length, @p payload_hash out.
 CheckpointHeader parse_header(Reader& r, const std::string& file, std::uint64_t& payload_length,
                               std::uint64_t& payload_hash) {
@@ -95,7 +88,7 @@ CheckpointHeader parse_header(Reader& r, const std::string& file, std::uint64_t&
   const std::uint64_t time_bits = r.u64("time");
   std::memcpy(&h.time, &time_bits, sizeof h.time);
   if (h.steps < 0 || !std::isfinite(h.time))
-    throw Error(file + ": checkpoint is garbled (step " + std::to_string(h.steps) + ", time " + std::to_string(h.time) +
+    throw Error(file + ": checkpoint is garbled (step " + std::to_string(h.steps) + ", time " + number_text(h.time) +
                 ")");
   payload_length = r.u64("payload length");
   payload_hash = r.u64("payload hash");
@@ -146,14 +139,14 @@ void save_checkpoint(const std::filesystem::path& path, const Simulation& sim, s
 }
 
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path) {
-  const std::string bytes = read_bytes(path), file = path.string();
+  const std::string bytes = read_file(path, "a sinew checkpoint"), file = path.string();
   Reader r(bytes, file);
   std::uint64_t length = 0, hash = 0;
   return parse_header(r, file, length, hash);
 }
 
 CheckpointHeader load_checkpoint(const std::filesystem::path& path, Simulation& sim, std::uint64_t scene_hash) {
-  const std::string bytes = read_bytes(path), file = path.string();
+  const std::string bytes = read_file(path, "a sinew checkpoint"), file = path.string();
   Reader r(bytes, file);
   std::uint64_t length = 0, hash = 0;
   const CheckpointHeader h = parse_header(r, file, length, hash);

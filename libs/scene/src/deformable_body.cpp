@@ -5,13 +5,14 @@
 #include <vector>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::scene {
 
 DeformableBody add_deformable_body(model::MechanicalSystem& system, const TetMesh& mesh, double density,
                                    MaterialModel material_model, const ElasticParameters& parameters) {
   require(std::isfinite(density) && density > 0,
-          "deformable body: density must be finite and > 0, got " + std::to_string(density));
+          "deformable body: density must be finite and > 0, got " + number_text(density));
   // Rest data first: it checks every tetrahedron before anything is added to the system.
   std::vector<TetRest> rests;
   rests.reserve(mesh.tets.size());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mesh_io_checks.hpp"
+#include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/mesh_io.hpp"
 #include "text_input.hpp"
 
@@ -264,7 +265,9 @@ void read_binary(Bytes& in, RawMesh& raw) {
 
 }  // namespace
 
-TetMesh read_gmsh(const std::filesystem::path& path) { return parse_gmsh(detail::read_file(path), path.string()); }
+TetMesh read_gmsh(const std::filesystem::path& path) {
+  return parse_gmsh(read_file(path, "a Gmsh .msh file"), path.string());
+}
 
 TetMesh parse_gmsh(std::string_view text, const std::string& file) {
   detail::Tokens head(text, file, 0);

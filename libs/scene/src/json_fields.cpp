@@ -1,7 +1,10 @@
 #include "json_fields.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
+
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::scene::detail {
 namespace {
@@ -24,17 +27,73 @@ std::string shown(const nlohmann::json& v) {
   return s;
 }
 
-std::string number_text(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
+// RFC 6901 escaping of one reference token.
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
+
+// Throws when an object of @p text (valid JSON) holds one key twice: JSON parsers keep one of
+// them silently, so a scene would run with a value its author did not mean.
+void reject_duplicate_keys(const std::string& text, const std::string& file) {
+  struct Container {
+    bool object = false;
+    bool expect_key = false;                  // objects: the next string is a key
+    std::size_t index = 0;                    // arrays: the element being read
+    std::map<std::string, std::size_t> keys;  // objects: key -> its line
+    std::string path;                         // JSON pointer of the container
+    std::string last_key;                     // objects: the key being read
+  };
+  std::vector<Container> stack;
+  std::size_t line = 1;
+  auto child_path = [&]() {
+    if (stack.empty()) return std::string();
+    const Container& c = stack.back();
+    return c.path + "/" + (c.object ? pointer_token(c.last_key) : std::to_string(c.index));
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '{' || c == '[') {
+      Container k;
+      k.object = c == '{';
+      k.expect_key = k.object;
+      k.path = child_path();
+      stack.push_back(std::move(k));
+    } else if (c == '}' || c == ']') {
+      stack.pop_back();
+    } else if (c == ',' && !stack.empty()) {
+      stack.back().expect_key = stack.back().object;
+      ++stack.back().index;
+    } else if (c == '"') {
+      const std::size_t start = i;
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      if (stack.empty() || !stack.back().expect_key) continue;
+      Container& k = stack.back();
+      k.expect_key = false;
+      const std::string raw = text.substr(start, i + 1 - start);
+      // Keys with escapes are compared as JSON decodes them ("\u0061" is "a").
+      k.last_key = raw.find('\\') == std::string::npos ? raw.substr(1, raw.size() - 2)
+                                                       : nlohmann::json::parse(raw).get<std::string>();
+      const auto [at, inserted] = k.keys.emplace(k.last_key, line);
+      if (!inserted)
+        throw Error(file + ":" + std::to_string(line) + ": " + (k.path.empty() ? "/" : k.path) + ": key \"" +
+                    k.last_key + "\" appears twice in one object (first at line " + std::to_string(at->second) +
+                    "); JSON would keep only one of the values: remove the other");
+    }
+  }
 }
 
 }  // namespace
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {
   try {
-    return nlohmann::json::parse(text);
+    nlohmann::json json = nlohmann::json::parse(text);
+    reject_duplicate_keys(text, file);
+    return json;
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based, one past the offending character; turn it into line and column.
     const std::size_t at = e.byte == 0 ? 0 : std::min<std::size_t>(e.byte - 1, text.size());

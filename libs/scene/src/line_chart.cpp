@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/scene/bitmap_font.hpp"
 
 namespace sinew::scene {
@@ -55,7 +56,7 @@ AxisRange data_range(const ChartSpec& spec, bool is_x, const std::vector<std::ar
   auto to_axis = [&](double v, const char* which) {
     require(std::isfinite(v), std::string("render_chart: ") + name + "_" + which + " must be finite");
     require(!log || v > 0.0, std::string("render_chart: ") + name + "_" + which +
-                                 " must be positive on a logarithmic axis, got " + std::to_string(v));
+                                 " must be positive on a logarithmic axis, got " + number_text(v));
     return log ? std::log10(v) : v;
   };
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -85,7 +86,7 @@ AxisRange data_range(const ChartSpec& spec, bool is_x, const std::vector<std::ar
   if (given_lo) lo = to_axis(*given_lo, "min");
   if (given_hi) hi = to_axis(*given_hi, "max");
   require(hi > lo, std::string("render_chart: the ") + name + " axis range must be increasing, got [" +
-                       std::to_string(lo) + ", " + std::to_string(hi) + "]" + (log ? " (log10)" : ""));
+                       number_text(lo) + ", " + number_text(hi) + "]" + (log ? " (log10)" : ""));
   return AxisRange{lo, hi, log};
 }
 

@@ -15,6 +15,8 @@
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
+#include "sinew/scene/file_names.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
 
 namespace sinew::scene::detail {
@@ -108,7 +110,7 @@ void read_material(JsonObject& root, LocalGlobalDescription& d) {
   d.model = parse_material_model(model);
   d.elastic.youngs_modulus = m->real_above("youngs_modulus", d.elastic.youngs_modulus, 0.0);
   const double nu = m->real("poisson_ratio", d.elastic.poisson_ratio, -1.0, 0.5, "a number in (-1, 0.5)");
-  if (!(nu > -1.0 && nu < 0.5)) m->fail("poisson_ratio", "expected a number in (-1, 0.5), found " + std::to_string(nu));
+  if (!(nu > -1.0 && nu < 0.5)) m->fail("poisson_ratio", "expected a number in (-1, 0.5), found " + number_text(nu));
   d.elastic.poisson_ratio = nu;
   m->finish();
 }
@@ -153,13 +155,6 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
   obj->finish();
 }
 
-bool file_name_safe(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
-  return true;
-}
-
 // A body as the reader keeps it: its mesh, ranges and what selections refer to.
 struct BodyInfo {
   LocalGlobalBody range;
@@ -177,7 +172,7 @@ std::vector<BodyInfo> read_bodies(JsonObject& root, const std::filesystem::path&
     JsonObject& b = list[i];
     BodyInfo info;
     info.range.name = b.string("name", "body" + std::to_string(i));
-    if (!file_name_safe(info.range.name)) b.fail("name", "expected letters, digits, '_' or '-' only");
+    if (!is_safe_file_name(info.range.name)) b.fail("name", std::string("expected ") + kSafeFileNameRule);
     for (const BodyInfo& other : bodies)
       if (other.range.name == info.range.name)
         b.fail("name", "a body named \"" + info.range.name + "\" exists already");
@@ -290,7 +285,7 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
     const double length =
         cable.rest_length < 0 ? integrators::cable_length(cable, d.rest_positions) : cable.rest_length;
     if (!(pull.distance < length))
-      c.fail("pull", "expected a pull distance below the cable's rest length " + std::to_string(length) + " m");
+      c.fail("pull", "expected a pull distance below the cable's rest length " + number_text(length) + " m");
     d.cables.push_back(cable);
     pulls.push_back(pull);
   }

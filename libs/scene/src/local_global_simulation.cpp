@@ -13,6 +13,7 @@
 #include "sinew/materials/corotational.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 #include "sinew/materials/tetrahedron.hpp"
+#include "sinew/scene/body_state.hpp"
 
 namespace sinew::scene {
 
@@ -201,15 +202,20 @@ SimulationSize LocalGlobalSimulation::size() const {
 }
 
 std::vector<std::string> LocalGlobalSimulation::scalar_names() const {
-  return {"kinetic_energy", "incremental_potential",
-          "contacts",       "iterations",
-          "newton_steps",   "cr_iterations",
-          "contact_error",  "max_cable_impulse",
-          "step_ms",        "local_ms",
-          "rhs_ms",         "global_ms",
-          "collision_ms",   "schur_ms",
-          "assembly_ms",    "constraint_ms",
-          "correction_ms"};
+  std::vector<std::string> names = {"kinetic_energy", "incremental_potential",
+                                    "contacts",       "iterations",
+                                    "newton_steps",   "cr_iterations",
+                                    "contact_error",  "max_cable_impulse",
+                                    "step_ms",        "local_ms",
+                                    "rhs_ms",         "global_ms",
+                                    "collision_ms",   "schur_ms",
+                                    "assembly_ms",    "constraint_ms",
+                                    "correction_ms"};
+  for (const LocalGlobalBody& b : impl_->bodies) {
+    const std::vector<std::string> columns = deformable_body_columns(b.name);
+    names.insert(names.end(), columns.begin(), columns.end());
+  }
+  return names;
 }
 
 StepOutcome LocalGlobalSimulation::step() {
@@ -253,6 +259,12 @@ StepOutcome LocalGlobalSimulation::step() {
                  1e3 * r.assembly_seconds,
                  1e3 * r.constraint_seconds,
                  1e3 * r.correction_seconds};
+  const std::vector<double> x = d.lg->positions();
+  for (const LocalGlobalBody& b : d.bodies) {
+    const std::size_t v0 = static_cast<std::size_t>(b.first_vertex);
+    append_deformable_body_state(x.data() + 3 * v0, vel.data() + 3 * v0, m.data() + v0,
+                                 static_cast<std::size_t>(b.vertex_count), out.scalars);
+  }
   return out;
 }
 

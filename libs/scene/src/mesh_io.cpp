@@ -43,8 +43,10 @@ void check_tets(const TetMesh& mesh, const std::string& file, const std::vector<
 
 namespace {
 
-// TetGen's .node file: the vertices and the numbering base (the first node's number).
-std::vector<Vec3> parse_tetgen_nodes(std::string_view text, const std::string& file, long long& base) {
+// TetGen's .node file: the vertices, the numbering base (the first node's number) and, when
+// @p lines is given, each node's line.
+std::vector<Vec3> parse_tetgen_nodes(std::string_view text, const std::string& file, long long& base,
+                                     std::vector<std::size_t>* lines = nullptr) {
   detail::Tokens in(text, file, '#');
   in.require_line("the header '<points> 3 <attributes> <markers>'");
   // Counts are checked against the bytes left: a point line has at least 7 ("1 0 0 0").
@@ -64,6 +66,7 @@ std::vector<Vec3> parse_tetgen_nodes(std::string_view text, const std::string& f
               ", found " + std::to_string(number));
     }
     for (int c = 0; c < 3; ++c) vertices[i][c] = in.real(static_cast<std::size_t>(1 + c), "coordinate");
+    if (lines) lines->push_back(in.line());
   }
   return vertices;
 }
@@ -80,14 +83,16 @@ Index vertex_index(const detail::Tokens& in, std::size_t token, long long base, 
 }  // namespace
 
 TetMesh read_tetgen(const std::filesystem::path& base) {
-  const std::string node = detail::read_file(base.string() + ".node"), ele = detail::read_file(base.string() + ".ele");
+  const std::string node = read_file(base.string() + ".node", "a TetGen .node file");
+  const std::string ele = read_file(base.string() + ".ele", "a TetGen .ele file");
   return parse_tetgen(node, ele, base.string());
 }
 
 TetMesh parse_tetgen(std::string_view node, std::string_view ele, const std::string& name) {
   TetMesh mesh;
   long long numbering = 0;
-  mesh.vertices = parse_tetgen_nodes(node, name + ".node", numbering);
+  std::vector<std::size_t> node_lines;
+  mesh.vertices = parse_tetgen_nodes(node, name + ".node", numbering, &node_lines);
   const std::string file = name + ".ele";
   detail::Tokens in(ele, file, '#');
   in.require_line("the header '<tetrahedra> <nodes per tetrahedron> <region attribute>'");
@@ -104,16 +109,25 @@ TetMesh parse_tetgen(std::string_view node, std::string_view ele, const std::str
     where[e] = std::to_string(in.line());
   }
   detail::check_tets(mesh, file, where);
+  // A point no tetrahedron uses would have no mass: named as the files number it.
+  std::vector<bool> used(mesh.vertices.size(), false);
+  for (const auto& t : mesh.tets)
+    for (Index v : t) used[static_cast<std::size_t>(v)] = true;
+  for (std::size_t i = 0; i < used.size(); ++i)
+    if (!used[i])
+      throw Error(name + ".node:" + std::to_string(node_lines[i]) + ": point " +
+                  std::to_string(numbering + static_cast<long long>(i)) + " belongs to no tetrahedron of " + file +
+                  " (it would have no mass); remove it or mesh it");
   return mesh;
 }
 
 TriangleMesh read_tetgen_faces(const std::filesystem::path& base) {
   TriangleMesh mesh;
   long long numbering = 0;
-  const std::string node = detail::read_file(base.string() + ".node");
+  const std::string node = read_file(base.string() + ".node", "a TetGen .node file");
   mesh.vertices = parse_tetgen_nodes(node, base.string() + ".node", numbering);
   const std::filesystem::path file = base.string() + ".face";
-  const std::string text = detail::read_file(file);
+  const std::string text = read_file(file, "a TetGen .face file");
   detail::Tokens in(text, file.string(), '#');
   in.require_line("the header '<faces> <boundary markers>'");
   const std::size_t n = in.count(0, "number of faces", 7);  // a line has at least 7 bytes
@@ -127,7 +141,9 @@ TriangleMesh read_tetgen_faces(const std::filesystem::path& base) {
   return mesh;
 }
 
-TriangleMesh read_obj(const std::filesystem::path& path) { return parse_obj(detail::read_file(path), path.string()); }
+TriangleMesh read_obj(const std::filesystem::path& path) {
+  return parse_obj(read_file(path, "an OBJ file"), path.string());
+}
 
 TriangleMesh parse_obj(std::string_view text, const std::string& name) {
   detail::Tokens in(text, name, '#');

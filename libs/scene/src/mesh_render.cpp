@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::scene {
 namespace {
@@ -92,7 +95,7 @@ View make_view(const RenderSpec& spec, int w, int h) {
 
   const double half_fov = 0.5 * cam.fov_degrees * kPi / 180.0;
   require(!cam.perspective || (cam.fov_degrees > 0.0 && cam.fov_degrees < 179.0),
-          "render_meshes: camera.fov_degrees must be in (0, 179), got " + std::to_string(cam.fov_degrees));
+          "render_meshes: camera.fov_degrees must be in (0, 179), got " + number_text(cam.fov_degrees));
   double distance = cam.distance.value_or(1.05 * radius / std::sin(std::min(half_fov, 1.2)));
   if (!cam.perspective) distance = cam.distance.value_or(2.0 * radius);  // any eye outside the scene
   require(std::isfinite(distance) && distance > 0.0, "render_meshes: camera.distance must be finite and positive");
@@ -135,19 +138,23 @@ View make_view(const RenderSpec& spec, int w, int h) {
   return v;
 }
 
-// Calls fragment(x, y, w) for every pixel (x, y) of [0, W) x [0, H) whose centre lies in the
-// triangle with screen corners (sx, sy), w its barycentric coordinates there; returns twice the
-// signed area (0, nothing drawn, for a triangle seen edge-on).
+// Calls fragment(x, y, w) for every pixel (x, y) of [0, W) x [row_begin, row_end) whose centre
+// lies in the triangle with screen corners (sx, sy), w its barycentric coordinates there; returns
+// twice the signed area (0, nothing drawn, for a triangle seen edge-on). A pixel's coverage and
+// weights depend only on its own coordinates, so drawing an image in bands of rows gives the same
+// bits as drawing it whole.
 template <class Fragment>
-double rasterize(const double sx[3], const double sy[3], int W, int H, Fragment fragment) {
+double rasterize(const double sx[3], const double sy[3], int W, int row_begin, int row_end, Fragment fragment) {
   const double area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
-  if (!(std::abs(area) > 1e-9)) return 0.0;
+  if (!(std::abs(area) > 1e-9) || row_begin >= row_end) return 0.0;
   // Clamped as doubles before the conversion: a corner far off screen may not fit in an int.
-  auto clamp_to = [](double v, int hi) { return static_cast<int>(std::clamp(v, 0.0, static_cast<double>(hi))); };
-  const int x0 = clamp_to(std::floor(std::min({sx[0], sx[1], sx[2]})), W - 1);
-  const int x1 = clamp_to(std::ceil(std::max({sx[0], sx[1], sx[2]})), W - 1);
-  const int y0 = clamp_to(std::floor(std::min({sy[0], sy[1], sy[2]})), H - 1);
-  const int y1 = clamp_to(std::ceil(std::max({sy[0], sy[1], sy[2]})), H - 1);
+  auto clamp_to = [](double v, int lo, int hi) {
+    return static_cast<int>(std::clamp(v, static_cast<double>(lo), static_cast<double>(hi)));
+  };
+  const int x0 = clamp_to(std::floor(std::min({sx[0], sx[1], sx[2]})), 0, W - 1);
+  const int x1 = clamp_to(std::ceil(std::max({sx[0], sx[1], sx[2]})), 0, W - 1);
+  const int y0 = clamp_to(std::floor(std::min({sy[0], sy[1], sy[2]})), row_begin, row_end - 1);
+  const int y1 = clamp_to(std::ceil(std::max({sy[0], sy[1], sy[2]})), row_begin, row_end - 1);
   for (int y = y0; y <= y1; ++y)
     for (int x = x0; x <= x1; ++x) {
       const double px = x + 0.5, py = y + 0.5;
@@ -191,7 +198,7 @@ class ShadowMap {
           h[i] = dot(p, toward_);
         }
         if (!ok) continue;
-        rasterize(sx, sy, n, n, [&](int x, int y, const double* w) {
+        rasterize(sx, sy, n, 0, n, [&](int x, int y, const double* w) {
           float& top = height_[static_cast<std::size_t>(y) * n_ + x];
           top = std::max(top, static_cast<float>(w[0] * h[0] + w[1] * h[1] + w[2] * h[2]));
         });
@@ -220,45 +227,23 @@ class ShadowMap {
   std::vector<float> height_;  // (n x n) highest point along toward_ per texel
 };
 
-}  // namespace
+// One triangle as the renderer draws it: screen corners, nearness and flat shading, computed
+// once and drawn into every band of rows it covers.
+struct ScreenTriangle {
+  const Vec3* corner[3];    // world corners (shadow look-ups)
+  double sx[3], sy[3];      // supersampled screen coordinates
+  double nearv[3];          // nearness (1/depth or -depth) at the corners
+  double y_lo, y_hi;        // screen rows it spans
+  double ambient, diffuse;  // light terms of its face
+  double slope;             // tan of the angle between its normal and the light (shadow bias)
+  double edge_len[3];       // screen length of the edge opposite each corner
+  double area2;             // twice its screen area
+  const RenderMesh* mesh;   // colour and edge flag
+};
 
-Image render_meshes(const RenderSpec& spec) {
-  require(spec.width >= 1 && spec.width <= 16384 && spec.height >= 1 && spec.height <= 16384,
-          "render_meshes: size must be in [1, 16384] x [1, 16384], got " + std::to_string(spec.width) + " x " +
-              std::to_string(spec.height));
-  require(spec.supersample >= 1 && spec.supersample <= 4,
-          "render_meshes: supersample must be in [1, 4], got " + std::to_string(spec.supersample));
-  require(spec.ambient >= 0.0 && spec.ambient <= 1.0,
-          "render_meshes: ambient must be in [0, 1], got " + std::to_string(spec.ambient));
-  for (std::size_t k = 0; k < spec.meshes.size(); ++k) {
-    const RenderMesh& m = spec.meshes[k];
-    for (std::size_t t = 0; t < m.triangles.size(); ++t)
-      for (Index i : m.triangles[t])
-        require(i >= 0 && static_cast<std::size_t>(i) < m.vertices.size(),
-                "render_meshes: mesh " + std::to_string(k) + " triangle " + std::to_string(t) + " has vertex index " +
-                    std::to_string(i) + ", expected 0.." + std::to_string(m.vertices.size()) + " - 1");
-  }
-  const Vec3 light = unit(spec.light_direction, "light_direction");
-  const int S = spec.supersample, W = spec.width * S, H = spec.height * S;
-  const View view = make_view(spec, W, H);
-
-  // Supersampled colour (linear 0..255 floats) and depth buffers; depth holds a "nearness" that is
-  // affine in screen space (1/depth in perspective, -depth in parallel), larger is nearer.
-  std::vector<float> color(3 * static_cast<std::size_t>(W) * H);  // (H x W x 3)
-  std::vector<double> nearness(static_cast<std::size_t>(W) * H, -std::numeric_limits<double>::infinity());
-  for (int y = 0; y < H; ++y) {
-    const Rgb bg = mix(spec.background_top, spec.background_bottom, (y + 0.5) / H);
-    for (int x = 0; x < W; ++x) {
-      float* c = &color[3 * (static_cast<std::size_t>(y) * W + x)];
-      c[0] = bg.r;
-      c[1] = bg.g;
-      c[2] = bg.b;
-    }
-  }
-  const double edge_half_width = 0.55 * S;  // each of the two faces along an edge draws half a line
-  std::optional<ShadowMap> shadows;
-  if (spec.shadows) shadows.emplace(spec, light, std::clamp(2 * std::max(spec.width, spec.height), 256, 4096));
-
+// The triangles of @p spec in view, in drawing order (meshes, then triangles).
+std::vector<ScreenTriangle> screen_triangles(const RenderSpec& spec, const View& view, const Vec3& light) {
+  std::vector<ScreenTriangle> out;
   for (const RenderMesh& mesh : spec.meshes)
     for (const auto& tri : mesh.triangles) {
       const Vec3 &a = mesh.vertices[tri[0]], &b = mesh.vertices[tri[1]], &c = mesh.vertices[tri[2]];
@@ -273,70 +258,142 @@ Image render_meshes(const RenderSpec& spec) {
       if (!(eye_distance > 0.0)) continue;  // a vertex at the eye: the triangle is not in view
       if (dot(n, to_eye) < 0.0) n = scaled(-1.0, n);
       const double facing = dot(n, to_eye) / eye_distance;
+      ScreenTriangle t;
+      t.corner[0] = &a;
+      t.corner[1] = &b;
+      t.corner[2] = &c;
+      t.mesh = &mesh;
       // Ambient scaled a little by how squarely a face is seen, so that faces turned away from the
       // light stay distinguishable from each other; diffuse from the light where it is not shadowed.
-      const double ambient = spec.ambient * (0.65 + 0.35 * facing);
-      const double diffuse = (1.0 - spec.ambient) * std::max(0.0, dot(n, light));
+      t.ambient = spec.ambient * (0.65 + 0.35 * facing);
+      t.diffuse = (1.0 - spec.ambient) * std::max(0.0, dot(n, light));
       const double cos_light = std::max(dot(n, light), 1e-3);
-      const double slope = std::sqrt(std::max(0.0, 1.0 - cos_light * cos_light)) / cos_light;
-
-      double sx[3], sy[3], nearv[3];
+      t.slope = std::sqrt(std::max(0.0, 1.0 - cos_light * cos_light)) / cos_light;
       bool behind = false;
-      const Vec3* v[3] = {&a, &b, &c};
       for (int i = 0; i < 3; ++i) {
         double px, py, depth;
-        view.project(*v[i], px, py, depth);
+        view.project(*t.corner[i], px, py, depth);
         behind = behind || (view.perspective && depth <= view.near);
-        sx[i] = view.sx(px);
-        sy[i] = view.sy(py);
-        nearv[i] = view.perspective ? 1.0 / depth : -depth;
+        t.sx[i] = view.sx(px);
+        t.sy[i] = view.sy(py);
+        t.nearv[i] = view.perspective ? 1.0 / depth : -depth;
       }
       if (behind) continue;
-      double edge_len[3];  // length of the edge opposite vertex i, for distances to it in pixels
       for (int i = 0; i < 3; ++i)
-        edge_len[i] = std::hypot(sx[(i + 2) % 3] - sx[(i + 1) % 3], sy[(i + 2) % 3] - sy[(i + 1) % 3]);
-      const double area2 = std::abs((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]));
-      rasterize(sx, sy, W, H, [&](int x, int y, const double* w) {
-        const double z = w[0] * nearv[0] + w[1] * nearv[1] + w[2] * nearv[2];
-        const std::size_t at = static_cast<std::size_t>(y) * W + x;
+        t.edge_len[i] = std::hypot(t.sx[(i + 2) % 3] - t.sx[(i + 1) % 3], t.sy[(i + 2) % 3] - t.sy[(i + 1) % 3]);
+      t.area2 = std::abs((t.sx[1] - t.sx[0]) * (t.sy[2] - t.sy[0]) - (t.sx[2] - t.sx[0]) * (t.sy[1] - t.sy[0]));
+      t.y_lo = std::min({t.sy[0], t.sy[1], t.sy[2]});
+      t.y_hi = std::max({t.sy[0], t.sy[1], t.sy[2]});
+      out.push_back(t);
+    }
+  return out;
+}
+
+// Bytes of the supersampled buffers per sample: colour (3 floats) and nearness (a double).
+constexpr std::size_t kBytesPerSample = 3 * sizeof(float) + sizeof(double);
+
+}  // namespace
+
+std::size_t render_memory_bytes(int width, int height) {
+  const std::size_t w = static_cast<std::size_t>(std::max(width, 1)), h = static_cast<std::size_t>(std::max(height, 1));
+  const std::size_t n = static_cast<std::size_t>(std::clamp(2 * std::max(width, height), 256, 4096));
+  // The image, the band buffers (at least one row of 4 x 4 samples a pixel), the shadow map.
+  return 3 * w * h + RenderSpec{}.band_bytes + 16 * w * kBytesPerSample + n * n * sizeof(float);
+}
+
+Image render_meshes(const RenderSpec& spec) {
+  require(spec.width >= 1 && spec.width <= 16384 && spec.height >= 1 && spec.height <= 16384,
+          "render_meshes: size must be in [1, 16384] x [1, 16384], got " + std::to_string(spec.width) + " x " +
+              std::to_string(spec.height));
+  require(spec.supersample >= 1 && spec.supersample <= 4,
+          "render_meshes: supersample must be in [1, 4], got " + std::to_string(spec.supersample));
+  require(spec.ambient >= 0.0 && spec.ambient <= 1.0,
+          "render_meshes: ambient must be in [0, 1], got " + number_text(spec.ambient));
+  for (std::size_t k = 0; k < spec.meshes.size(); ++k) {
+    const RenderMesh& m = spec.meshes[k];
+    for (std::size_t t = 0; t < m.triangles.size(); ++t)
+      for (Index i : m.triangles[t])
+        require(i >= 0 && static_cast<std::size_t>(i) < m.vertices.size(),
+                "render_meshes: mesh " + std::to_string(k) + " triangle " + std::to_string(t) + " has vertex index " +
+                    std::to_string(i) + ", expected 0.." + std::to_string(m.vertices.size()) + " - 1");
+  }
+  const Vec3 light = unit(spec.light_direction, "light_direction");
+  const int S = spec.supersample, W = spec.width * S, H = spec.height * S;
+  const View view = make_view(spec, W, H);
+  std::optional<ShadowMap> shadows;
+  if (spec.shadows) shadows.emplace(spec, light, std::clamp(2 * std::max(spec.width, spec.height), 256, 4096));
+  const std::vector<ScreenTriangle> triangles = screen_triangles(spec, view, light);
+  const double edge_half_width = 0.55 * S;  // each of the two faces along an edge draws half a line
+
+  // Bands of whole pixel rows whose supersampled buffers fit in band_bytes: the image's memory
+  // is then its 3 bytes a pixel, not the 20 bytes a sample of the buffers.
+  const std::size_t sample_row_bytes = static_cast<std::size_t>(W) * kBytesPerSample;
+  const int band_pixels = static_cast<int>(
+      std::clamp<std::size_t>(spec.band_bytes / (sample_row_bytes * S), 1, static_cast<std::size_t>(spec.height)));
+  // Supersampled colour (linear 0..255 floats) and depth buffers of one band; depth holds a
+  // "nearness" that is affine in screen space (1/depth in perspective, -depth in parallel),
+  // larger is nearer.
+  std::vector<float> color;      // (band rows x W x 3)
+  std::vector<double> nearness;  // (band rows x W)
+  Image image(spec.width, spec.height);
+  for (int first_pixel = 0; first_pixel < spec.height; first_pixel += band_pixels) {
+    const int rows_begin = first_pixel * S, rows_end = std::min(first_pixel + band_pixels, spec.height) * S;
+    const std::size_t rows = static_cast<std::size_t>(rows_end - rows_begin);
+    color.resize(3 * static_cast<std::size_t>(W) * rows);
+    nearness.assign(static_cast<std::size_t>(W) * rows, -std::numeric_limits<double>::infinity());
+    for (int y = rows_begin; y < rows_end; ++y) {
+      const Rgb bg = mix(spec.background_top, spec.background_bottom, (y + 0.5) / H);
+      for (int x = 0; x < W; ++x) {
+        float* c = &color[3 * (static_cast<std::size_t>(y - rows_begin) * W + x)];
+        c[0] = bg.r;
+        c[1] = bg.g;
+        c[2] = bg.b;
+      }
+    }
+    for (const ScreenTriangle& t : triangles) {
+      if (t.y_hi < rows_begin - 1 || t.y_lo > rows_end) continue;
+      const Vec3 &a = *t.corner[0], &b = *t.corner[1], &c = *t.corner[2];
+      const RenderMesh& mesh = *t.mesh;
+      rasterize(t.sx, t.sy, W, rows_begin, rows_end, [&](int x, int y, const double* w) {
+        const double z = w[0] * t.nearv[0] + w[1] * t.nearv[1] + w[2] * t.nearv[2];
+        const std::size_t at = static_cast<std::size_t>(y - rows_begin) * W + x;
         if (!(z > nearness[at])) return;
         nearness[at] = z;
-        double shade = ambient + diffuse;
-        if (shadows && diffuse > 0.0) {
+        double shade = t.ambient + t.diffuse;
+        if (shadows && t.diffuse > 0.0) {
           // The world point: screen-space weights made perspective-correct (nearness is 1/depth).
           double u[3] = {w[0], w[1], w[2]};
           if (view.perspective)
-            for (int i = 0; i < 3; ++i) u[i] = w[i] * nearv[i] / z;
+            for (int i = 0; i < 3; ++i) u[i] = w[i] * t.nearv[i] / z;
           Vec3 p{{0.0, 0.0, 0.0}};
           for (int k = 0; k < 3; ++k) p[k] = u[0] * a[k] + u[1] * b[k] + u[2] * c[k];
           // A shadow keeps a quarter of the light: dark enough to read, not a black hole.
-          shade = ambient + diffuse * (0.25 + 0.75 * shadows->lit(p, slope));
+          shade = t.ambient + t.diffuse * (0.25 + 0.75 * shadows->lit(p, t.slope));
         }
         double edge_mix = 0.0;
         if (mesh.edges)
           for (int i = 0; i < 3; ++i)
-            if (edge_len[i] > 0.0 && w[i] * area2 / edge_len[i] < edge_half_width) edge_mix = 0.7;
+            if (t.edge_len[i] > 0.0 && w[i] * t.area2 / t.edge_len[i] < edge_half_width) edge_mix = 0.7;
         float* out = &color[3 * at];
         out[0] = static_cast<float>((1.0 - edge_mix) * mesh.color.r * shade + edge_mix * spec.edge_color.r);
         out[1] = static_cast<float>((1.0 - edge_mix) * mesh.color.g * shade + edge_mix * spec.edge_color.g);
         out[2] = static_cast<float>((1.0 - edge_mix) * mesh.color.b * shade + edge_mix * spec.edge_color.b);
       });
     }
-
-  // Box filter of the S x S samples of each pixel.
-  Image image(spec.width, spec.height);
-  const double inv = 1.0 / (S * S);
-  for (int y = 0; y < spec.height; ++y)
-    for (int x = 0; x < spec.width; ++x) {
-      double sum[3] = {0.0, 0.0, 0.0};
-      for (int j = 0; j < S; ++j)
-        for (int i = 0; i < S; ++i) {
-          const float* c = &color[3 * (static_cast<std::size_t>(y * S + j) * W + (x * S + i))];
-          for (int k = 0; k < 3; ++k) sum[k] += c[k];
-        }
-      auto byte = [&](double v) { return static_cast<std::uint8_t>(std::clamp(std::lround(v * inv), 0L, 255L)); };
-      image.set(x, y, Rgb{byte(sum[0]), byte(sum[1]), byte(sum[2])});
-    }
+    // Box filter of the S x S samples of each pixel of the band.
+    const double inv = 1.0 / (S * S);
+    for (int y = rows_begin / S; y < rows_end / S; ++y)
+      for (int x = 0; x < spec.width; ++x) {
+        double sum[3] = {0.0, 0.0, 0.0};
+        for (int j = 0; j < S; ++j)
+          for (int i = 0; i < S; ++i) {
+            const float* c = &color[3 * (static_cast<std::size_t>(y * S + j - rows_begin) * W + (x * S + i))];
+            for (int k = 0; k < 3; ++k) sum[k] += c[k];
+          }
+        auto byte = [&](double v) { return static_cast<std::uint8_t>(std::clamp(std::lround(v * inv), 0L, 255L)); };
+        image.set(x, y, Rgb{byte(sum[0]), byte(sum[1]), byte(sum[2])});
+      }
+  }
   return image;
 }
 

@@ -23,6 +23,7 @@
 #include "sinew/core/quaternion.hpp"
 #include "sinew/model/fem_fields.hpp"
 #include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/file_names.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 
 namespace sinew::scene::detail {
@@ -380,9 +381,8 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
   for (JsonObject& b : bodies) {
     const std::string type = b.choice("type", {"rigid", "deformable", "cloth"}, std::nullopt);
     const std::string name = b.string("name", std::nullopt);
-    if (name.empty() || name == "world" || name == "rigid" ||
-        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
-      b.fail("name", "expected a non-empty name of letters, digits, '_' and '-' other than \"world\" and \"rigid\"");
+    if (!is_safe_file_name(name) || name == "world")
+      b.fail("name", std::string("expected a name of ") + kSafeFileNameRule + " other than \"world\"");
     if (!names.insert(name).second) b.fail("name", "a body named \"" + name + "\" already exists");
     if (type == "rigid") {
       rigid_names[name] = static_cast<int>(spec->rigid.size());

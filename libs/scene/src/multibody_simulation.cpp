@@ -11,11 +11,13 @@
 
 #include "cell_measures.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/materials/mat3_ops.hpp"
 #include "sinew/materials/tetrahedron.hpp"
+#include "sinew/scene/body_state.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene {
@@ -179,11 +181,48 @@ SimulationSize MultibodySimulation::size() const {
 }
 
 std::vector<std::string> MultibodySimulation::scalar_names() const {
+  std::vector<std::string> names;
   if (contact_step_)
-    return {"kinetic_energy",    "potential_energy", "total_energy",      "contacts",          "rows",
-            "solver_iterations", "solver_error",     "natural_map_error", "newton_iterations", "newton_residual",
-            "fallback",          "step_ms"};
-  return {"kinetic_energy", "potential_energy", "total_energy", "newton_iterations", "newton_residual", "step_ms"};
+    names = {"kinetic_energy", "potential_energy",  "total_energy",    "contacts",
+             "rows",           "solver_iterations", "solver_error",    "natural_map_error",
+             "contact_status", "newton_iterations", "newton_residual", "fallback",
+             "step_ms"};
+  else
+    names = {"kinetic_energy", "potential_energy", "total_energy", "newton_iterations", "newton_residual", "step_ms"};
+  // Every body's state, in the order of output_meshes().
+  auto add = [&](const std::vector<std::string>& columns) {
+    names.insert(names.end(), columns.begin(), columns.end());
+  };
+  for (const FemBodyView& b : scene_.fem_bodies) add(deformable_body_columns(b.name));
+  for (const ClothView& c : scene_.cloths) add(deformable_body_columns(c.name));
+  for (const RigidBodyView& r : scene_.rigid_bodies) add(rigid_body_columns(r.name));
+  return names;
+}
+
+void MultibodySimulation::append_body_states(std::vector<double>& out) const {
+  const ContactScene& s = scene_.scene;
+  const model::MechanicalSystem& sys = *s.system;
+  auto particles = [&](Index first, Index n) {
+    std::vector<double> x, v, m;
+    for (Index i = first; i < first + n; ++i) {
+      const Vec3 p = sys.particle_position(s.state.q, i);
+      const Index o = sys.particle_velocity_offset(i);
+      x.insert(x.end(), {p[0], p[1], p[2]});
+      v.insert(v.end(), {s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]});
+      m.push_back(sys.particle(i).mass);
+    }
+    append_deformable_body_state(x.data(), v.data(), m.data(), m.size(), out);
+  };
+  for (const FemBodyView& b : scene_.fem_bodies) particles(b.first_particle, b.num_particles);
+  for (const ClothView& c : scene_.cloths) particles(c.first_particle, c.num_particles);
+  for (const RigidBodyView& r : scene_.rigid_bodies) {
+    Vec3 x;
+    Quaternion q;
+    sys.body_pose(s.state.q, r.body, x, q);
+    const Index o = sys.body_velocity_offset(r.body);
+    append_rigid_body_state(x, q, Vec3{{s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]}},
+                            Vec3{{s.state.u[o + 3], s.state.u[o + 4], s.state.u[o + 5]}}, out);
+  }
 }
 
 StepOutcome MultibodySimulation::step() {
@@ -194,8 +233,8 @@ StepOutcome MultibodySimulation::step() {
   integrators::ContactStepReport cr;
   integrators::StepReport ir;
   bool fell_back = false;
+  const integrators::ContactStep* used = contact_step_.get();
   if (contact_step_) {
-    const integrators::ContactStep* used = contact_step_.get();
     cr = contact_step_->step(*s.system, constraints_, s.state, s.h);
     if (!cr.ok && fallback_) {
       const std::string first = cr.message;
@@ -221,13 +260,20 @@ StepOutcome MultibodySimulation::step() {
   const double potential = energy_or_zero(*s.system, s.state);
   out.scalars = {kinetic, potential, kinetic + potential};
   if (contact_step_) {
+    // 0 converged, 1 stopped unconverged within the accept limit, 2 accepted above it.
+    const double status = cr.above_accept_limit ? 2.0 : cr.rows > 0 && !cr.contact.converged() ? 1.0 : 0.0;
     out.scalars.insert(out.scalars.end(),
                        {static_cast<double>(cr.contacts), static_cast<double>(cr.rows),
-                        static_cast<double>(cr.contact.iterations), cr.contact.error, cr.natural_map_error});
+                        static_cast<double>(cr.contact.iterations), cr.contact.error, cr.natural_map_error, status});
+    if (cr.ok && cr.above_accept_limit)
+      out.warning = "contact solve (" + cr.solver + ") accepted with natural-map error " +
+                    number_text(cr.natural_map_error, 3) + ", above the accept limit " +
+                    number_text(used->options().accept_error);
   }
   out.scalars.insert(out.scalars.end(), {static_cast<double>(free->iterations), free->residual_norm});
   if (contact_step_) out.scalars.push_back(fell_back ? 1.0 : 0.0);
   out.scalars.push_back(ms);
+  append_body_states(out.scalars);
   return out;
 }
 
@@ -282,24 +328,22 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     m.frame.triangles = c.triangles;
     out.push_back(std::move(m));
   }
-  if (!scene_.rigid_bodies.empty()) {
-    OutputMesh m{"rigid", {}};
+  // Each rigid body its own mesh (its shapes at its pose), so that each has its own VTU series.
+  for (const RigidBodyView& r : scene_.rigid_bodies) {
+    OutputMesh m{r.name, {}};
     RenderMesh tri;
     VtuField velocity{"velocity", 3, {}};
-    for (const RigidBodyView& r : scene_.rigid_bodies) {
-      Vec3 x;
-      Quaternion q;
-      sys.body_pose(s.state.q, r.body, x, q);
-      const Index o = sys.body_velocity_offset(r.body);
-      const Vec3 v{{s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]}};
-      const Vec3 w{{s.state.u[o + 3], s.state.u[o + 4], s.state.u[o + 5]}};
-      const std::size_t from = tri.vertices.size();
-      for (const Shape& shape : r.shapes) add_shape(shape, tri);
-      transform(tri, from, rotation_matrix(q), x);
-      for (std::size_t i = from; i < tri.vertices.size(); ++i) {
-        const Vec3 p = v + cross(w, tri.vertices[i] - x);
-        velocity.values.insert(velocity.values.end(), {p[0], p[1], p[2]});
-      }
+    Vec3 x;
+    Quaternion q;
+    sys.body_pose(s.state.q, r.body, x, q);
+    const Index o = sys.body_velocity_offset(r.body);
+    const Vec3 v{{s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]}};
+    const Vec3 w{{s.state.u[o + 3], s.state.u[o + 4], s.state.u[o + 5]}};
+    for (const Shape& shape : r.shapes) add_shape(shape, tri);
+    transform(tri, 0, rotation_matrix(q), x);
+    for (const Vec3& p : tri.vertices) {
+      const Vec3 pv = v + cross(w, p - x);
+      velocity.values.insert(velocity.values.end(), {pv[0], pv[1], pv[2]});
     }
     m.frame.points = interleaved(tri.vertices);
     m.frame.triangles = tri.triangles;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sinew/constraints/kkt_solver.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/integrators/compliant_alpha_beta.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/make_integrator.hpp"
@@ -38,7 +39,7 @@ SolverSpec read_solver(JsonObject o) {
     s.pgs.stop = read_stop(o, s.pgs.stop);
     s.pgs.relaxation = o.real("relaxation", s.pgs.relaxation, 0.0, 2.0, "a number in (0, 2)");
     if (!(s.pgs.relaxation > 0.0 && s.pgs.relaxation < 2.0))
-      o.fail("relaxation", "expected a number in (0, 2), found " + std::to_string(s.pgs.relaxation));
+      o.fail("relaxation", "expected a number in (0, 2), found " + number_text(s.pgs.relaxation));
   } else if (s.type == "newton") {
     constraints::NewtonOptions& n = s.newton;
     n.stop = read_stop(o, n.stop);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 
 namespace sinew::scene {
 namespace {
@@ -16,8 +17,8 @@ void require_cells(int n, const char* axis, const char* what) {
 }
 
 void require_extent(double lo, double hi, const char* axis, const char* what) {
-  require(hi > lo, std::string(what) + ": empty extent along " + axis + " (" + std::to_string(lo) + " .. " +
-                       std::to_string(hi) + "), expected lo < hi");
+  require(hi > lo, std::string(what) + ": empty extent along " + axis + " (" + number_text(lo) + " .. " +
+                       number_text(hi) + "), expected lo < hi");
 }
 
 double signed_volume6(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
@@ -88,7 +89,7 @@ TetMesh box_tet_mesh(const Vec3& lo, const Vec3& hi, int nx, int ny, int nz) {
 TetMesh ball_tet_mesh(const Vec3& center, double radius, int n) {
   require_cells(n, "n", "ball_tet_mesh");
   require(std::isfinite(radius) && radius > 0.0,
-          "ball_tet_mesh: radius must be finite and > 0, got " + std::to_string(radius));
+          "ball_tet_mesh: radius must be finite and > 0, got " + number_text(radius));
   // Diagonals from the centre out: every tet then holds its cell's innermost corner, so none has
   // all four vertices on the cube's surface (which the map would flatten onto the sphere).
   TetMesh mesh = kuhn_tet_mesh("ball_tet_mesh", Vec3{{-1, -1, -1}}, Vec3{{1, 1, 1}}, n, n, n, true);

@@ -11,11 +11,17 @@
 #include <limits>
 #include <system_error>
 
+#include <unistd.h>
+
+#include "run_folder.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/scene/atomic_file.hpp"
+#include "sinew/scene/file_names.hpp"
 #include "sinew/scene/image.hpp"
 #include "sinew/scene/mesh_io.hpp"
+#include "sinew/scene/mesh_render.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene {
@@ -33,11 +39,7 @@ std::string step_tag(long step) {
 }
 
 // "0.35 s": a time for messages.
-std::string seconds_text(double t) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g s", t);
-  return buf;
-}
+std::string seconds_text(double t) { return number_text(t, 6) + " s"; }
 
 // A CSV cell: shortest text that reads back to the same double; non-finite values spelled out.
 void append_number(std::string& out, double v) {
@@ -50,14 +52,6 @@ void append_number(std::string& out, double v) {
     const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
   }
-}
-
-bool file_name_safe(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
-      return false;
-  return true;
 }
 
 // "" when every value of the frame is finite, else what is not.
@@ -90,8 +84,8 @@ std::string previous_rows(const std::filesystem::path& csv, const std::string& h
 // The outputs of one run: state shared by the loop's writers.
 class RunWriter {
  public:
-  RunWriter(Simulation& sim, const RunOptions& o, RunResult& result)
-      : sim_(sim), o_(o), out_(o.outputs), result_(result), names_(sim.scalar_names()) {
+  RunWriter(Simulation& sim, const RunOptions& o, RunResult& result, detail::RunFolder& folder)
+      : sim_(sim), o_(o), out_(o.outputs), result_(result), folder_(folder), names_(sim.scalar_names()) {
     header_ = "step,t";
     for (const std::string& n : names_) header_ += ',' + n;
     header_ += '\n';
@@ -99,15 +93,15 @@ class RunWriter {
 
   const std::vector<std::string>& names() const { return names_; }
 
-  // Creates the folder and keeps a resumed run's earlier CSV rows.
+  // Creates the folder (removing the earlier run's files this run replaces) and keeps a resumed
+  // run's earlier CSV rows.
   void start() {
     first_step_ = sim_.steps();
-    std::error_code ec;
-    std::filesystem::create_directories(o_.out_dir, ec);
-    if (ec) throw Error(o_.out_dir.string() + ": cannot create the output folder: " + ec.message());
+    folder_.prepare();
     if (out_.csv) {
       result_.csv = o_.out_dir / "run.csv";
       if (o_.resume) rows_ = previous_rows(result_.csv, header_, sim_.steps());
+      folder_.note({{-1, "run.csv"}});
     }
   }
 
@@ -160,17 +154,26 @@ class RunWriter {
       const std::string bad = non_finite_in(m);
       if (!bad.empty()) return bad;
     }
+    // Every file is listed in the manifest before it is written.
+    std::vector<detail::RunFile> files;
+    if (frame)
+      for (std::size_t b = 0; b < meshes.size(); ++b) {
+        if (out_.vtu) files.push_back({step, "vtu/" + series_[b].frame_file(step)});
+        if (out_.vtu) files.push_back({-1, "vtu/" + meshes[b].name + ".pvd"});
+        if (out_.obj) files.push_back({step, "obj/" + obj_file(meshes[b].name, step)});
+      }
+    if (snapshot) files.push_back({step, "png/" + png_file(step)});
+    folder_.note(files);
     if (frame) {
       for (std::size_t b = 0; b < meshes.size(); ++b) {
-        if (out_.vtu) series_[b].add(sim_.time(), meshes[b].frame);
-        if (out_.obj)
-          write_obj(surface(b, meshes[b]), o_.out_dir / "obj" / (meshes[b].name + "_" + step_tag(step) + ".obj"));
+        if (out_.vtu) series_[b].add(sim_.time(), step, meshes[b].frame);
+        if (out_.obj) write_obj(surface(b, meshes[b]), o_.out_dir / "obj" / obj_file(meshes[b].name, step));
       }
       last_frame_ = step;
       ++result_.frames;
     }
     if (snapshot) {
-      write_png(render(meshes), (o_.out_dir / "png" / ("frame_" + step_tag(step) + ".png")).string());
+      write_png(render(meshes), (o_.out_dir / "png" / png_file(step)).string());
       last_snapshot_ = step;
       ++result_.snapshots;
     }
@@ -181,7 +184,9 @@ class RunWriter {
   void write_checkpoint() {
     const long step = sim_.steps();
     if (step == last_checkpoint_) return;
-    const std::filesystem::path p = o_.out_dir / "checkpoints" / ("step_" + step_tag(step) + ".sinewckpt");
+    const std::string name = "step_" + step_tag(step) + ".sinewckpt";
+    folder_.note({{step, "checkpoints/" + name}});
+    const std::filesystem::path p = o_.out_dir / "checkpoints" / name;
     save_checkpoint(p, sim_, o_.scene_hash);
     result_.checkpoints.push_back(p);
     last_checkpoint_ = step;
@@ -192,17 +197,18 @@ class RunWriter {
   void check_bodies(const std::vector<OutputMesh>& meshes) {
     if (bodies_.empty() && !meshes.empty()) {
       for (const OutputMesh& m : meshes) {
-        if (!file_name_safe(m.name))
-          throw Error("run: simulation '" + sim_.name() + "' names a body '" + m.name +
-                      "'; expected letters, digits, '_' or '-' (it names files)");
+        if (!is_safe_file_name(m.name))
+          throw Error("run: simulation '" + sim_.name() + "' names a body '" + m.name + "'; expected " +
+                      kSafeFileNameRule);
         if (std::find(bodies_.begin(), bodies_.end(), m.name) != bodies_.end())
           throw Error("run: simulation '" + sim_.name() + "' has two bodies named '" + m.name + "'");
         bodies_.push_back(m.name);
         if (out_.vtu) {
-          // A resumed run starts its own series, so that the earlier run's frames stay as they were.
-          const std::string stem = first_step_ == 0 ? m.name : m.name + "_from_" + step_tag(first_step_);
-          series_.emplace_back(o_.out_dir / "vtu" / (stem + ".pvd"));
-          result_.series.push_back(o_.out_dir / "vtu" / (stem + ".pvd"));
+          // A run resumed in its earlier folder continues the earlier series with its frames up
+          // to the resume step (the folder removed the later ones).
+          const std::filesystem::path pvd = o_.out_dir / "vtu" / (m.name + ".pvd");
+          series_.emplace_back(pvd, kept_frames(pvd, "vtu/" + m.name + ".pvd"));
+          result_.series.push_back(pvd);
         }
       }
       surfaces_.resize(meshes.size());
@@ -214,6 +220,18 @@ class RunWriter {
       throw Error("run: simulation '" + sim_.name() + "' changed its bodies at step " + std::to_string(sim_.steps()) +
                   " (output_meshes() must list the same bodies in the same order)");
   }
+
+  // The frames of the earlier series @p pvd (@p listed in the manifest) that the folder kept.
+  std::vector<PvdEntry> kept_frames(const std::filesystem::path& pvd, const std::string& listed) const {
+    if (!folder_.lists(listed)) return {};
+    std::vector<PvdEntry> frames;
+    for (PvdEntry& e : read_pvd(pvd))
+      if (folder_.lists("vtu/" + e.file)) frames.push_back(std::move(e));
+    return frames;
+  }
+
+  static std::string obj_file(const std::string& body, long step) { return body + "_" + step_tag(step) + ".obj"; }
+  static std::string png_file(long step) { return "step_" + step_tag(step) + ".png"; }
 
   // The body's surface: boundary faces of its tets (topology computed once) and its triangles.
   TriangleMesh surface(std::size_t b, const OutputMesh& m) {
@@ -310,6 +328,7 @@ class RunWriter {
   const RunOptions& o_;
   const OutputSettings& out_;
   RunResult& result_;
+  detail::RunFolder& folder_;
   std::vector<std::string> names_;
   std::string header_, rows_;  // run.csv: header line, rows so far
   bool wrote_csv_ = false;
@@ -322,6 +341,22 @@ class RunWriter {
   long first_step_ = 0;                                      // Simulation::steps() when the run started
   long last_frame_ = -1, last_snapshot_ = -1, last_checkpoint_ = -1;
 };
+
+// The memory this process can count on (bytes): the smaller of the physical memory and the
+// control group's limit (cgroup v2, then v1); 0 when neither is known.
+std::size_t machine_memory() {
+  std::size_t bytes = 0;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) bytes = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+  for (const char* limit : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(limit);
+    unsigned long long v = 0;
+    if (in >> v && v > 0 && (bytes == 0 || v < bytes)) bytes = static_cast<std::size_t>(v);  // "max" reads nothing
+  }
+  return bytes;
+}
+
+std::string gigabytes(std::size_t bytes) { return number_text(static_cast<double>(bytes) / 1e9, 3) + " GB"; }
 
 void check_options(const RunOptions& o) {
   const OutputSettings& s = o.outputs;
@@ -337,6 +372,14 @@ void check_options(const RunOptions& o) {
             "run: PNG size " + std::to_string(s.png_width) + " x " + std::to_string(s.png_height) +
                 " out of range (1..16384 per side)");
     require(png_supported(), "run: PNG snapshots asked for, but sinew was built without libpng (install libpng-dev)");
+    // Rendering, plus the encoded file at worst as large as the raw pixels.
+    const std::size_t need = render_memory_bytes(s.png_width, s.png_height) +
+                             3 * static_cast<std::size_t>(s.png_width) * static_cast<std::size_t>(s.png_height);
+    const std::size_t have = o.memory_bytes > 0 ? o.memory_bytes : machine_memory();
+    require(have == 0 || need <= have / 2, "run: PNG snapshots of " + std::to_string(s.png_width) + " x " +
+                                               std::to_string(s.png_height) + " pixels need about " + gigabytes(need) +
+                                               " to render and encode, more than half of the " + gigabytes(have) +
+                                               " this run can count on; choose a smaller png_width / png_height");
   }
   require(!o.out_dir.empty(), "run: the output folder name is empty");
 }
@@ -346,6 +389,8 @@ void check_options(const RunOptions& o) {
 RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCallback& progress) {
   // Everything that can be refused is refused before the output folder exists.
   check_options(o);
+  // The folder is checked before the state is touched: a refused folder leaves sim as it was.
+  detail::RunFolder folder(o.out_dir, o.overwrite, o.resume ? read_checkpoint_header(*o.resume).steps : -1);
   if (o.resume) load_checkpoint(*o.resume, sim, o.scene_hash);
   RunResult result;
   result.first_step = result.last_step = sim.steps();
@@ -354,7 +399,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
                                            std::to_string(result.first_step));
   const OutputSettings& s = o.outputs;
   const bool checkpoints_on = s.checkpoint_every > 0 || !s.checkpoint_at.empty();
-  RunWriter w(sim, o, result);
+  RunWriter w(sim, o, result, folder);
   w.start();
 
   const auto start = Clock::now();
@@ -397,6 +442,8 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
         throw Error("run: simulation '" + sim.name() + "' reported ok at step " + std::to_string(k) +
                     " but its step count is " + std::to_string(sim.steps()));
       w.add_row(k, sim.time(), outcome);
+      if (!outcome.warning.empty() && result.warned_steps++ == 0)
+        result.first_warning = "step " + std::to_string(k) + ": " + outcome.warning;
       const bool last = k == o.steps;
       const bool frame = last || k % s.every == 0;
       const bool snapshot = s.png_every > 0 && (last || k % s.png_every == 0);

@@ -11,6 +11,8 @@
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/scene/atomic_file.hpp"
+#include "sinew/scene/file_names.hpp"
 
 namespace sinew::scene {
 
@@ -69,7 +71,14 @@ void detail::parse_scene_with(std::string_view text, const std::string& name, Sc
   const long long version = root.integer("sinew_scene", std::nullopt, 1, std::numeric_limits<long long>::max());
   if (version != 1)
     root.fail("sinew_scene", "this sinew reads scene format version 1, found " + std::to_string(version));
+  // The name becomes the default output folder results/<name>: it must not leave it.
+  const bool named = root.has("name");
   out.name = root.string("name", std::filesystem::path(name).stem().string());
+  if (!is_safe_file_name(out.name))
+    root.fail("name",
+              (named ? "\"" + out.name + "\": expected "
+                     : "absent, and the file's stem \"" + out.name + "\" cannot stand in for it: give a name of ") +
+                  kSafeFileNameRule);
   out.description = root.string("description", "");
   out.kind = root.choice("kind", {"local_global", "multibody"}, std::nullopt);
   out.backend = root.choice("backend", {"serial", "tbb", "kokkos", "cuda"}, "");
@@ -91,12 +100,7 @@ SceneFile parse_scene(std::string_view text, const std::string& name, const std:
 }
 
 SceneFile read_scene_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open the scene file (missing or unreadable)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(path.string() + ": cannot read the scene file");
-  SceneFile out = parse_scene(text.str(), path.string(), path.parent_path());
+  SceneFile out = parse_scene(read_file(path, "a scene file"), path.string(), path.parent_path());
   out.path = path;
   return out;
 }

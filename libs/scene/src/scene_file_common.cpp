@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global_contact.hpp"
 #include "sinew/scene/mesh_io.hpp"
 
@@ -27,12 +28,12 @@ std::vector<int> read_cells(JsonObject& obj, const std::string& key, std::size_t
   std::vector<int> out;
   for (std::size_t i = 0; i < n; ++i) {
     if (c[i] != std::floor(c[i]) || c[i] < 1 || c[i] > static_cast<double>(kMaxCells))
-      obj.fail(key + "/" + std::to_string(i), "expected an integer in [1, 1000], found " + std::to_string(c[i]));
+      obj.fail(key + "/" + std::to_string(i), "expected an integer in [1, 1000], found " + number_text(c[i]));
     out.push_back(static_cast<int>(c[i]));
   }
   double cells = 1.0;
   for (int k : out) cells *= k;
-  if (cells > 1e7) obj.fail(key, "expected at most 1e7 cells in all, found " + std::to_string(cells));
+  if (cells > 1e7) obj.fail(key, "expected at most 1e7 cells in all, found " + number_text(cells));
   return out;
 }
 
@@ -42,14 +43,22 @@ void require_box(const JsonObject& obj, const Vec3& lo, const Vec3& hi, int dims
     if (!(lo[i] < hi[i])) obj.fail("max", "expected every coordinate of \"max\" above that of \"min\"");
 }
 
+// "vertex 12", or for a mesh file "vertex 13 of FILE" in the file's own numbering.
+std::string vertex_name(std::size_t v, const MeshSource& source) {
+  const std::string number = std::to_string(static_cast<long long>(v) + source.first_number);
+  return source.file.empty() ? "vertex " + number : "vertex " + number + " of " + source.file;
+}
+
 // Checks the vertices are finite, every element's indices in range (@p element names one in
-// messages) and every vertex in some element (a vertex without one would have no mass).
+// messages) and every vertex in some element (a vertex without one would have no mass); a
+// mesh file's vertices are named as the file numbers them.
 template <std::size_t K>
-void check_elements(const JsonObject& obj, const std::string& key, const std::vector<Vec3>& vertices,
-                    const std::vector<std::array<Index, K>>& elements, const std::string& element) {
+void check_elements(const JsonObject& obj, const std::string& key, const MeshSource& source,
+                    const std::vector<Vec3>& vertices, const std::vector<std::array<Index, K>>& elements,
+                    const std::string& element) {
   for (std::size_t v = 0; v < vertices.size(); ++v)
     for (int i = 0; i < 3; ++i)
-      if (!std::isfinite(vertices[v][i])) obj.fail(key, "vertex " + std::to_string(v) + " has a non-finite coordinate");
+      if (!std::isfinite(vertices[v][i])) obj.fail(key, vertex_name(v, source) + " has a non-finite coordinate");
   const Index n = static_cast<Index>(vertices.size());
   std::vector<bool> used(vertices.size(), false);
   for (std::size_t t = 0; t < elements.size(); ++t)
@@ -60,12 +69,13 @@ void check_elements(const JsonObject& obj, const std::string& key, const std::ve
       used[static_cast<std::size_t>(v)] = true;
     }
   for (std::size_t v = 0; v < vertices.size(); ++v)
-    if (!used[v]) obj.fail(key, "vertex " + std::to_string(v) + " belongs to no element (it would have no mass)");
+    if (!used[v]) obj.fail(key, vertex_name(v, source) + " belongs to no " + element + " (it would have no mass)");
 }
 
 // Checks the mesh's elements (check_elements) and that its tets are positively oriented.
-void check_tets(const JsonObject& obj, const std::string& key, const TetMesh& mesh) {
-  check_elements(obj, key, mesh.vertices, mesh.tets, "tetrahedron");
+void check_tets(const JsonObject& obj, const std::string& key, const MeshSource& source) {
+  const TetMesh& mesh = source.tets;
+  check_elements(obj, key, source, mesh.vertices, mesh.tets, "tetrahedron");
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
     Mat3 D{};
     double size2 = 0.0;
@@ -77,13 +87,14 @@ void check_tets(const JsonObject& obj, const std::string& key, const TetMesh& me
     const double det = determinant(D);
     if (!(det > 1e-14 * size2 * std::sqrt(size2)))
       obj.fail(key, "tetrahedron " + std::to_string(t) + " is " + (det < 0 ? "inverted" : "degenerate") +
-                        " (det[x1-x0, x2-x0, x3-x0] = " + std::to_string(det) + "); expected a positive volume");
+                        " (det[x1-x0, x2-x0, x3-x0] = " + number_text(det) + "); expected a positive volume");
   }
 }
 
 // Checks the mesh's elements (check_elements) and that its triangles have an area.
-void check_triangles(const JsonObject& obj, const std::string& key, const TriangleMesh& mesh) {
-  check_elements(obj, key, mesh.vertices, mesh.triangles, "triangle");
+void check_triangles(const JsonObject& obj, const std::string& key, const MeshSource& source) {
+  const TriangleMesh& mesh = source.triangles;
+  check_elements(obj, key, source, mesh.vertices, mesh.triangles, "triangle");
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     const Vec3& a = mesh.vertices[mesh.triangles[t][0]];
     const Vec3& b = mesh.vertices[mesh.triangles[t][1]];
@@ -115,6 +126,7 @@ MeshSource read_file_mesh(JsonObject& m, const std::filesystem::path& base_dir, 
       if (!std::filesystem::exists(path)) m.fail("file", "mesh file " + path.string() + " does not exist");
       out.triangles = read_obj(path);
       out.membrane = true;
+      out.first_number = 1;  // OBJ numbers its vertices from 1
     } else {
       m.fail("file", "expected a mesh file ending in .msh (Gmsh), .node (TetGen) or .obj, found \"" + file + "\"");
     }
@@ -123,6 +135,7 @@ MeshSource read_file_mesh(JsonObject& m, const std::filesystem::path& base_dir, 
     if (what.rfind(m.file() + ": ", 0) == 0) throw;  // already ours
     m.fail("file", what);
   }
+  out.file = path.string();
   std::vector<Vec3>& v = out.membrane ? out.triangles.vertices : out.tets.vertices;
   for (Vec3& x : v)
     for (int i = 0; i < 3; ++i) x[i] = scale * x[i] + translate[i];
@@ -212,10 +225,10 @@ MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::
   m.finish();
   if (out.membrane) {
     if (out.triangles.triangles.empty()) m.fail("", "the mesh has no triangles");
-    check_triangles(m, "", out.triangles);
+    check_triangles(m, "", out);
   } else {
     if (out.tets.tets.empty()) m.fail("", "the mesh has no tetrahedra");
-    check_tets(m, "", out.tets);
+    check_tets(m, "", out);
   }
   return out;
 }
@@ -229,7 +242,7 @@ std::vector<Index> read_indices(JsonObject& s, Index n) {
   for (std::size_t i = 0; i < idx.size(); ++i) {
     if (idx[i] != std::floor(idx[i]) || idx[i] < 0 || idx[i] >= static_cast<double>(n))
       s.fail("indices/" + std::to_string(i),
-             "expected a vertex index in [0, " + std::to_string(n) + "), found " + std::to_string(idx[i]));
+             "expected a vertex index in [0, " + std::to_string(n) + "), found " + number_text(idx[i]));
     out.push_back(static_cast<Index>(idx[i]));
   }
   return out;

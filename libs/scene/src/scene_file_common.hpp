@@ -31,6 +31,8 @@ struct MeshSource {
   TetMesh tets;            ///< solids: vertices and positively oriented tets (empty for a membrane)
   TriangleMesh triangles;  ///< membranes: vertices and triangles (empty for a solid)
   bool membrane = false;   ///< true: the mesh is `triangles`
+  std::string file;        ///< the mesh file it was read from ("" for procedural meshes)
+  Index first_number = 0;  ///< the file's number of vertex 0 (1 in OBJ files), for messages
   /// The mesh's vertices, whichever kind it is.
   const std::vector<Vec3>& vertices() const { return membrane ? triangles.vertices : tets.vertices; }
 };

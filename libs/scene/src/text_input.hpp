@@ -17,16 +17,6 @@
 
 namespace sinew::scene::detail {
 
-// The bytes of @p path; throws naming the file when it cannot be opened or read.
-inline std::string read_file(const std::filesystem::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(path.string() + ": cannot open for reading");
-  std::ostringstream s;
-  s << f.rdbuf();
-  if (f.bad()) throw Error(path.string() + ": read error");
-  return s.str();
-}
-
 // Splits text into lines of whitespace-separated tokens, skipping blank lines and, when
 // comment != 0, everything from that character to the end of the line.
 class Tokens {

@@ -2,10 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/scene/atomic_file.hpp"
 
 namespace sinew::scene {
@@ -120,26 +124,62 @@ void write_vtu(const VtuFrame& frame, const std::filesystem::path& path) {
   write_file_atomically(path, s.str());
 }
 
-PvdSeries::PvdSeries(std::filesystem::path path) : path_(std::move(path)) {}
+PvdSeries::PvdSeries(std::filesystem::path path, std::vector<PvdEntry> earlier)
+    : path_(std::move(path)), entries_(std::move(earlier)) {}
 
-void PvdSeries::add(double time, const VtuFrame& frame) {
-  if (!std::isfinite(time)) throw Error(path_.string() + ": frame time is not finite");
-  if (!entries_.empty() && !(time > entries_.back().first))
-    throw Error(path_.string() + ": frame time " + std::to_string(time) + " is not after the previous frame's " +
-                std::to_string(entries_.back().first));
+std::string PvdSeries::frame_file(long step) const {
   char index[32];
-  std::snprintf(index, sizeof index, "_%06zu.vtu", entries_.size());
-  const std::string name = path_.stem().string() + index;
+  std::snprintf(index, sizeof index, "_%06ld.vtu", step);
+  return path_.stem().string() + index;
+}
+
+void PvdSeries::add(double time, long step, const VtuFrame& frame) {
+  if (!std::isfinite(time)) throw Error(path_.string() + ": frame time is not finite");
+  const std::string name = frame_file(step);
+  // The same step again (a run resumed where the series ends) replaces its frame.
+  const bool replaces = !entries_.empty() && entries_.back().file == name;
+  const std::size_t kept = entries_.size() - (replaces ? 1 : 0);
+  if (kept > 0 && !(time > entries_[kept - 1].time))
+    throw Error(path_.string() + ": frame time " + number_text(time) + " is not after the previous frame's " +
+                number_text(entries_[kept - 1].time));
   write_vtu(frame, path_.parent_path() / name);
-  entries_.emplace_back(time, name);
+  entries_.resize(kept);
+  entries_.push_back({time, name});
   std::ostringstream s;
   s.precision(17);
   s << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
     << "  <Collection>\n";
-  for (const auto& [t, f] : entries_)
-    s << "    <DataSet timestep=\"" << t << "\" part=\"0\" file=\"" << xml_escaped(f) << "\"/>\n";
+  for (const PvdEntry& e : entries_)
+    s << "    <DataSet timestep=\"" << e.time << "\" part=\"0\" file=\"" << xml_escaped(e.file) << "\"/>\n";
   s << "  </Collection>\n</VTKFile>\n";
   write_file_atomically(path_, s.str());
+}
+
+std::vector<PvdEntry> read_pvd(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path.string() + ": cannot read the .pvd series");
+  std::vector<PvdEntry> out;
+  std::string line;
+  // The value of attribute @p name in @p line, or nullopt.
+  auto attribute = [&](const std::string& name) -> std::optional<std::string> {
+    const std::size_t at = line.find(" " + name + "=\"");
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t from = at + name.size() + 3, to = line.find('"', from);
+    if (to == std::string::npos) return std::nullopt;
+    return line.substr(from, to - from);
+  };
+  for (long number = 1; std::getline(in, line); ++number) {
+    if (line.find("<DataSet") == std::string::npos) continue;
+    const std::optional<std::string> time = attribute("timestep"), file = attribute("file");
+    char* end = nullptr;
+    const double t = time ? std::strtod(time->c_str(), &end) : 0.0;
+    if (!time || !file || end != time->c_str() + time->size() || !std::isfinite(t) || file->empty() ||
+        file->find_first_of("&<>/\\") != std::string::npos)
+      throw Error(path.string() + ":" + std::to_string(number) + ": expected <DataSet timestep=\"T\" file=\"F\"/> as " +
+                  "sinew writes it");
+    out.push_back({t, *file});
+  }
+  return out;
 }
 
 }  // namespace sinew::scene

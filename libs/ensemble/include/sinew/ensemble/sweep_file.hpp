@@ -117,7 +117,4 @@ std::vector<double> random_draws(Distribution distribution, double a, double b, 
 /// spaced; count 1 gives start.
 std::vector<double> range_values(double start, double stop, std::size_t count, bool log);
 
-/// The compact JSON text of @p v that reads back to the same double ("%.17g", trimmed).
-std::string number_text(double v);
-
 }  // namespace sinew::ensemble

@@ -65,7 +65,11 @@ struct ContactStepReport {
   Index rows = 0;                     ///< constraint rows in the step
   std::string solver;                 ///< name of the contact solver used
   bool ok = false;                    ///< true when the state was advanced
-  std::string message;                ///< what failed, or empty
+  /// True when the state was advanced although natural_map_error > accept_error: a SAP solve
+  /// (judged by its own status) whose answer is not within the accept limit of the
+  /// Signorini-Coulomb problem. Callers report it (MultibodySimulation: a warning per step).
+  bool above_accept_limit = false;
+  std::string message;  ///< what failed, or empty
 };
 
 /// The two-stage constrained step (see the file comment). Not thread-safe: it keeps its
@@ -87,6 +91,8 @@ class ContactStep {
   ContactStepReport step(const model::MechanicalSystem& system,
                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
 
+  /// The options it steps with.
+  const ContactStepOptions& options() const { return options_; }
   /// The global problem of the last step that had rows (FCLIB's M v = H r + f, u = H^T v + w):
   /// what write_step_fclib() writes.
   const constraints::GlobalProblem& last_problem() const { return problem_; }

@@ -41,7 +41,8 @@ SolidScene solid_scene_from_cloth(const ClothScene& cloth);
 /// error of the last iteration), "max_cable_impulse" (max |r| over cables, N s), then wall times
 /// in milliseconds: "step_ms" (the whole call, driver included), "local_ms", "rhs_ms",
 /// "global_ms", "collision_ms", "schur_ms", "assembly_ms", "constraint_ms", "correction_ms"
-/// (options.time_phases is turned on).
+/// (options.time_phases is turned on); then each body's centre of mass and kinetic energy
+/// (deformable_body_columns(), body_state.hpp).
 ///
 /// Output meshes, one per body: point fields "velocity" (m/s) and "contact_force" (N, world
 /// frame: sum over the vertex's contacts of (n r_n + t1 r_t1 + t2 r_t2) / h from the last

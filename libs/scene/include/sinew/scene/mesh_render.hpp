@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -58,6 +59,9 @@ struct RenderSpec {
   int supersample = 2;
   /// Cast shadows (a shadow map along the light): they show how high a body is above the ground.
   bool shadows = true;
+  /// Most memory (bytes) of the supersampled colour and depth buffers: the image is drawn in
+  /// bands of rows that fit (at least one row each), with the same bits whatever the band size.
+  std::size_t band_bytes = std::size_t{64} << 20;
 };
 
 /// Renders @p spec. Triangles are flat-shaded and two-sided: a face's normal is flipped towards
@@ -69,6 +73,11 @@ struct RenderSpec {
 /// @throws sinew::Error when a size or the supersampling is out of range, a triangle index is out
 /// of range, the ambient is outside [0, 1], or the camera direction or light direction is zero.
 Image render_meshes(const RenderSpec& spec);
+
+/// The most memory (bytes) render_meshes() takes for a @p width x @p height image with the
+/// default band_bytes, whatever the scene: the image (3 bytes a pixel), the supersampled buffers
+/// of one band of rows and the shadow map. A 16384 x 16384 image needs about 0.9 GB.
+std::size_t render_memory_bytes(int width, int height);
 
 /// A flat square of side @p size centred under @p center at height @p z, facing up (+z), split into
 /// n x n cells alternately coloured @p a and @p b, as a ground to read a body's height from.

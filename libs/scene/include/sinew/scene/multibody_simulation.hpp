@@ -62,10 +62,17 @@ struct MultibodyScene {
 /// Per-step scalars (scalar_names()), with a ContactStep: kinetic_energy, potential_energy,
 /// total_energy (J; potential = gravity + elastic, 0 when a field is not conservative), contacts
 /// (contact blocks), rows (constraint rows), solver_iterations, solver_error (the contact solver's
-/// final error), natural_map_error (relative, of the local problem), newton_iterations and
+/// final error), natural_map_error (relative, of the local problem), contact_status (0 converged,
+/// 1 stopped unconverged within ContactStepOptions::accept_error, 2 accepted above it: the step
+/// then carries a StepOutcome::warning), newton_iterations and
 /// newton_residual (stage 1, free motion), fallback (1 when the fallback solver redid the step,
 /// else 0), step_ms. With an Integrator: the three energies,
-/// newton_iterations, newton_residual, step_ms.
+/// newton_iterations, newton_residual, step_ms. Then every body's state (body_state.hpp): FEM
+/// bodies and cloths their centre of mass and kinetic energy, rigid bodies their pose and twist.
+///
+/// Output meshes: each FEM body and cloth (point fields "velocity", "contact_force"; cell field
+/// "stress" on tets), then each rigid body on its own (its shapes at its pose, point field
+/// "velocity"; half-spaces are not drawn).
 class MultibodySimulation final : public Simulation {
  public:
   /// @p scene stepped by @p step with the contact and joints; a step that @p step fails is redone
@@ -97,6 +104,8 @@ class MultibodySimulation final : public Simulation {
 
  private:
   void init_rests();
+  // Appends every body's state (the body columns of scalar_names()).
+  void append_body_states(std::vector<double>& out) const;
 
   MultibodyScene scene_;
   std::unique_ptr<integrators::ContactStep> contact_step_, fallback_;

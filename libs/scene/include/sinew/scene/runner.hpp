@@ -4,17 +4,22 @@
 /// surfaces, PNG snapshots and checkpoints to an output folder, and resumes from a checkpoint
 /// bit for bit. Every output file is written atomically, so an interrupted run leaves whole files.
 ///
-/// Layout of the output folder:
+/// Layout of the output folder; every file is numbered by the step it shows (6 digits or more),
+/// so that a frame, a snapshot and a checkpoint of one step share its number:
+/// - `sinew_run.txt`: the manifest, every file the run wrote with its step. A folder holding an
+///   earlier run is refused unless RunOptions::overwrite, which first removes exactly the files
+///   its manifest lists (nothing else in the folder); a run resumed there from step K
+///   (RunOptions::resume) keeps the earlier run's files up to step K and removes those after it.
 /// - `run.csv`: one row per step (step 0 = the initial state): `step,t,<scalar_names()...>`;
 ///   rewritten at output frames (at most about once per RunOptions::csv_interval_seconds), at
 ///   checkpoints and at the end, so an interrupted run leaves a complete CSV of the rows so far.
 ///   Non-finite scalars are written as `nan`, `inf` or `-inf`, never hidden. A failed step's row
 ///   is written too. A run resumed in the same folder keeps the earlier run.csv's rows up to its
 ///   checkpoint's step, so the table reads as one run.
-/// - `vtu/<body>.pvd` and `vtu/<body>_NNNNNN.vtu`: one VTK frame per output frame and body (a run
-///   resumed at step K writes the series `vtu/<body>_from_KKKKKK.pvd`, leaving the first run's).
+/// - `vtu/<body>.pvd` and `vtu/<body>_SSSSSS.vtu`: one VTK frame per output frame and body at
+///   step SSSSSS (a run resumed in the same folder continues the series).
 /// - `obj/<body>_SSSSSS.obj`: the body's surface at step SSSSSS (when OutputSettings::obj).
-/// - `png/frame_SSSSSS.png`: a snapshot at step SSSSSS (every OutputSettings::png_every steps),
+/// - `png/step_SSSSSS.png`: a snapshot at step SSSSSS (every OutputSettings::png_every steps),
 ///   from one camera fixed for the whole run (framed on the first snapshot), so the images form a
 ///   steady movie: `ffmpeg -framerate 30 -pattern_type glob -i 'png/*.png' movie.mp4`.
 /// - `checkpoints/step_SSSSSS.sinewckpt`: the state after step SSSSSS (see save_checkpoint()),
@@ -22,6 +27,7 @@
 ///   either is set, at the end or a stop, so that a run can always be continued.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -37,6 +43,9 @@ namespace sinew::scene {
 /// What run_simulation() does and writes.
 struct RunOptions {
   std::filesystem::path out_dir = "results";  ///< output folder (created once the run starts)
+  /// Replace an earlier run in out_dir: remove the files its manifest lists before starting.
+  /// false: such a folder is refused (a resumed run may always continue in its own folder).
+  bool overwrite = false;
   /// Run until Simulation::steps() reaches this (a step count from t = 0, so a resumed run ends
   /// where the uninterrupted one would); must be > the starting step.
   long steps = 0;
@@ -51,6 +60,10 @@ struct RunOptions {
   /// it was last written (0: at every output frame); it is always written at checkpoints, at a
   /// failure, a stop and the end. Bounds the cost of rewriting a long CSV at frequent frames.
   double csv_interval_seconds = 1.0;
+  /// Memory (bytes) the run may count on for PNG snapshots: a size whose rendering and encoding
+  /// need more than half of it is refused before anything is written. 0: this machine's memory
+  /// (the smaller of its physical memory and its control group's limit).
+  std::size_t memory_bytes = 0;
 };
 
 /// What the progress callback sees after each step.
@@ -90,6 +103,9 @@ struct RunResult {
   /// Steps whose scalars held a NaN or an infinity (they are in run.csv as written).
   long non_finite_steps = 0;
   std::string first_non_finite;  ///< "step K, column C" of the first such scalar; "" when none
+  /// Steps taken with a warning (StepOutcome::warning): accepted, but suspect.
+  long warned_steps = 0;
+  std::string first_warning;  ///< "step K: <warning>" of the first such step; "" when none
   /// True when the run reached its last step.
   bool ok() const { return status == Status::completed; }
 };
@@ -99,8 +115,10 @@ struct RunResult {
 /// @p progress after every step. A step that is not ok ends the run with Status::failed after
 /// writing run.csv (its row included); numerical trouble is reported, not thrown.
 /// @throws sinew::Error before anything is written when the options are invalid (steps not after
-///         the start, every < 1, PNG asked for without libpng) or the resume checkpoint cannot be
-///         loaded; during the run only when an output cannot be written (naming the file).
+///         the start, every < 1, PNG asked for without libpng or larger than this machine can
+///         render), the resume checkpoint cannot be loaded, or out_dir holds an earlier run and
+///         overwrite is off; during the run only when an output cannot be written (naming the
+///         file).
 RunResult run_simulation(Simulation& sim, const RunOptions& options, const ProgressCallback& progress = {});
 
 /// The 64-bit FNV-1a hash of @p bytes (a stable fingerprint of scene-file text).

@@ -23,7 +23,7 @@ namespace sinew::scene {
 struct OutputSettings {
   int every = 1;                    ///< write a frame (VTU, OBJ, PNG) every this many steps (and at the last step)
   bool csv = true;                  ///< per-step scalars to run.csv
-  bool vtu = true;                  ///< VTK frames (`<body>_<frame>.vtu`) and a `.pvd` series per body
+  bool vtu = true;                  ///< VTK frames (`<body>_<step>.vtu`) and a `.pvd` series per body
   bool obj = false;                 ///< surface OBJ per body and frame
   int png_every = 0;                ///< PNG snapshot every this many steps; 0 = none
   int png_width = 960;              ///< snapshot width (pixels)

@@ -33,6 +33,9 @@ struct StepOutcome {
   bool ok = true;               ///< false: numerical trouble (NaN, divergence, ...); the state was not advanced
   std::string message;          ///< what went wrong, where and when; empty when ok
   std::vector<double> scalars;  ///< (scalar_names().size()) this step's per-step scalars
+  /// The step was taken but is suspect (e.g. a contact solve accepted above its solver's accept
+  /// limit): what and by how much; empty otherwise. The run counts such steps (RunResult).
+  std::string warning;
 };
 
 /// One named body of the current state as a VTK frame (points, cells and fields).

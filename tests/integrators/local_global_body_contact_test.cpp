@@ -365,14 +365,13 @@ TEST(LocalGlobalBodyContact, BackendsCheckpointAndSteadyBuffers) {
   add_box(d, Vec3{{0, 0, 0}}, Vec3{{0.1, 0.1, 0.04}}, 3, 3, 2);
   const Index top = add_box(d, Vec3{{0.02, 0.02, 0.0405}}, Vec3{{0.08, 0.08, 0.1005}}, 2, 2, 2);
   pin_below(d, 0, top, 0.0);
-  const int compared = test::expect_host_backends_bitwise_equal(
+  test::expect_host_backends_bitwise_equal(
       [&](Backend& be) {
         LocalGlobalIntegrator lg(be, d);
         for (int s = 0; s < 20; ++s) EXPECT_TRUE(lg.step().ok());
         return lg.positions();
       },
       "block on block");
-  EXPECT_GE(compared, 1);
   auto be = make_backend("serial");
   LocalGlobalIntegrator a(*be, d), b(*be, d);
   for (int s = 0; s < 10; ++s) ASSERT_TRUE(a.step().ok());

@@ -118,7 +118,7 @@ TEST(LocalGlobalDelassus, DenseSchurIsBitwiseEqualOnHostBackends) {
   scene::SolidScene scene = corner_cloth(25);
   scene.options.contact.schur = SchurAssembly::kDense;
   scene.options.contact.delassus = DelassusForm::kExplicit;  // CR on the stored W
-  const int compared = test::expect_host_backends_bitwise_equal(
+  test::expect_host_backends_bitwise_equal(
       [&](Backend& backend) {
         LocalGlobalIntegrator lg(backend, scene.description, scene.options);
         std::size_t contacts = 0;
@@ -134,7 +134,6 @@ TEST(LocalGlobalDelassus, DenseSchurIsBitwiseEqualOnHostBackends) {
         return out;
       },
       "dense Schur, corner cloth 25");
-  EXPECT_GE(compared, 1);
 }
 
 // Steps @p scene with W stored and with W applied through its factors, from the same start, and
@@ -200,7 +199,7 @@ TEST(LocalGlobalDelassus, OperatorAndExplicitWMoveTwoBodiesWithACableAlike) {
 TEST(LocalGlobalDelassus, OperatorFormIsBitwiseEqualOnHostBackends) {
   scene::SolidScene scene = corner_cloth(17);
   scene.options.contact.delassus = DelassusForm::kOperator;
-  const int compared = test::expect_host_backends_bitwise_equal(
+  test::expect_host_backends_bitwise_equal(
       [&](Backend& backend) {
         LocalGlobalIntegrator lg(backend, scene.description, scene.options);
         std::size_t contacts = 0;
@@ -217,7 +216,6 @@ TEST(LocalGlobalDelassus, OperatorFormIsBitwiseEqualOnHostBackends) {
         return out;
       },
       "operator W, corner cloth 17");
-  EXPECT_GE(compared, 1);
 }
 
 }  // namespace

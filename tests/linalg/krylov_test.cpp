@@ -10,6 +10,7 @@
 #include "expect_error.hpp"
 #include "random_sparse.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/core/serial_backend.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
 
 namespace sinew::linalg_krylov_test {
@@ -70,6 +71,43 @@ TEST_F(Krylov, SpdSolversMatchADenseSolve) {
       EXPECT_EQ(static_cast<int>(r.history.size()), r.iterations);
       EXPECT_GT(r.iterations, 3) << "a non-trivial system";
     }
+}
+
+// The one-call solves from host data (core's serial backend, no registry) give the bits of the
+// solver objects on device data, with and without Jacobi, and start from zero when x is empty.
+TEST_F(Krylov, OneCallSolvesFromHostDataEqualTheSolverObjects) {
+  const CsrMatrix A = to_csr(fem_grid_matrix({6, 5, 4}));
+  const Eigen::VectorXd rhs = Eigen::VectorXd::LinSpaced(A.rows, -1.0, 1.0);
+  Eigen::VectorXd inverse_diagonal(A.rows);
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      if (A.col_idx[k] == i) inverse_diagonal[i] = 1.0 / A.values[k];
+  const std::unique_ptr<Backend> serial = make_serial_backend();
+  ConjugateGradient cg(*b);
+  ConjugateResidual cr(*b);
+  Minres mr(*b);
+  using OneCall = KrylovResult (*)(Backend&, const CsrMatrix&, const Eigen::VectorXd&, Eigen::VectorXd&,
+                                   const KrylovOptions&, const Eigen::VectorXd*);
+  const std::pair<KrylovSolver*, OneCall> pairs[] = {
+      {&cg, &conjugate_gradient}, {&cr, &conjugate_residual}, {&mr, &minres}};
+  for (const auto& [object, one_call] : pairs)
+    for (bool jacobi : {false, true}) {
+      Eigen::VectorXd want = Eigen::VectorXd::Zero(A.rows), got;
+      const KrylovResult a = run(*object, A, rhs, want, KrylovOptions{1e-12, 500, true}, jacobi);
+      const KrylovResult c =
+          one_call(*serial, A, rhs, got, KrylovOptions{1e-12, 500, true}, jacobi ? &inverse_diagonal : nullptr);
+      EXPECT_TRUE(c.converged()) << object->name() << " " << c.message;
+      EXPECT_EQ(c.iterations, a.iterations) << object->name();
+      EXPECT_EQ(c.history, a.history) << object->name();
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(got, want) << object->name() << (jacobi ? " jacobi" : "");
+    }
+  Eigen::VectorXd x(3), short_b(2);
+  EXPECT_SINEW_ERROR(conjugate_gradient(*serial, A, rhs, x), "conjugate_gradient: x has 3 entries");
+  EXPECT_SINEW_ERROR(minres(*serial, A, short_b, x), "minres: b has 2 entries");
+  const Eigen::VectorXd bad_diagonal(4);
+  x.resize(0);
+  EXPECT_SINEW_ERROR(conjugate_residual(*serial, A, rhs, x, {}, &bad_diagonal), "inverse diagonal has 4 entries");
 }
 
 TEST_F(Krylov, JacobiHelpsABadlyScaledSystem) {

@@ -3,35 +3,16 @@
 // Exits 1 when an answer is off.
 #include <Eigen/SparseCholesky>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "sinew/core/host_memory.hpp"
-#include "sinew/core/loop_backend.hpp"
+#include "sinew/core/serial_backend.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/linalg/krylov.hpp"
-#include "sinew/linalg/linear_operator.hpp"
 #include "sinew/linalg/sparse_inverse.hpp"
 
 namespace {
-
-// The Krylov solvers run on a sinew::Backend. Linking sinew::backends would bring every backend
-// library, so this program makes its own one-thread backend from core's LoopBackend: a loop and
-// host memory are all a CPU backend needs.
-struct PlainLoop : sinew::HostMemory {
-  static constexpr bool kHostCode = true;
-  template <class F>
-  void for_each(std::size_t n, const F& f) const {
-    for (std::size_t i = 0; i < n; ++i) f(i);
-  }
-  std::string execution_space() const { return "host, one thread"; }
-  int concurrency() const { return 1; }
-};
-
-class PlainBackend final : public sinew::LoopBackend<PlainLoop> {
- public:
-  PlainBackend() : LoopBackend("plain", PlainLoop{}) {}
-};
 
 // The 5-point Laplacian of an n x n grid with Dirichlet boundary, plus a small shift: SPD.
 sinew::EigenCsr laplacian_2d(int n) {
@@ -73,19 +54,14 @@ int main() {
               S.factor_nnz(), S.nnz());
   bool ok = check("x = S^T S b", S.apply(b), want, 1e-10);
 
-  // Conjugate gradient on the backend.
-  PlainBackend backend;
-  const sinew::DeviceCsr A_device = sinew::to_device(backend, A);
-  sinew::CsrOperator op(backend, A_device);
-  const sinew::DeviceArray<double> b_device = backend.upload(std::vector<double>(b.data(), b.data() + b.size()));
-  sinew::DeviceArray<double> x_device = backend.upload(std::vector<double>(b.size(), 0.0));
-  sinew::ConjugateGradient cg(backend);
-  const sinew::KrylovResult result = cg.solve(op, b_device, x_device);
+  // Conjugate gradient on core's serial reference backend, without the backend registry: one call
+  // from host data.
+  const std::unique_ptr<sinew::Backend> backend = sinew::make_serial_backend();
+  Eigen::VectorXd x;
+  const sinew::KrylovResult result = sinew::conjugate_gradient(*backend, A, b, x);
   std::printf("cg: %s after %d iterations\n", result.converged() ? "converged" : result.message.c_str(),
               result.iterations);
-  const std::vector<double> x = backend.download(x_device);
-  ok = result.converged() &&
-       check("conjugate gradient", Eigen::Map<const Eigen::VectorXd>(x.data(), x.size()), want, 1e-8) && ok;
+  ok = result.converged() && check("conjugate gradient", x, want, 1e-8) && ok;
 
   std::printf("%s\n", ok ? "linalg_only: OK" : "linalg_only: FAILED");
   return ok ? 0 : 1;

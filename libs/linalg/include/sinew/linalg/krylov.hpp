@@ -4,10 +4,12 @@
 /// limit, a residual history and an explicit "did not converge" result.
 #pragma once
 
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 
 #include "sinew/core/backend.hpp"
+#include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/linalg/linear_operator.hpp"
 
 namespace sinew {
@@ -117,5 +119,21 @@ class Minres final : public KrylovSolver {
   void iterate(LinearOperator& A, const DeviceArray<double>& b, DeviceArray<double>& x, const KrylovOptions& options,
                const DeviceArray<double>* inverse_diagonal, double b_norm, KrylovResult& result) override;
 };
+
+/// Solves A x = b by conjugate gradient on @p backend from host data, in one call: uploads @p A,
+/// @p b, the initial guess @p x (empty: zero) and @p inverse_diagonal (a Jacobi preconditioner
+/// of n positive entries, or null), runs ConjugateGradient and downloads the last iterate into
+/// @p x. With make_serial_backend() (core/serial_backend.hpp) it needs no backend registry.
+/// @throws sinew::Error when A is not square or b, x or the diagonal have the wrong size.
+KrylovResult conjugate_gradient(Backend& backend, const CsrMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options = {}, const Eigen::VectorXd* inverse_diagonal = nullptr);
+
+/// conjugate_gradient() with ConjugateResidual (symmetric A).
+KrylovResult conjugate_residual(Backend& backend, const CsrMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options = {}, const Eigen::VectorXd* inverse_diagonal = nullptr);
+
+/// conjugate_gradient() with Minres (symmetric, possibly indefinite A).
+KrylovResult minres(Backend& backend, const CsrMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                    const KrylovOptions& options = {}, const Eigen::VectorXd* inverse_diagonal = nullptr);
 
 }  // namespace sinew

@@ -1,4 +1,4 @@
-// The example of libs/model/README.md, compiled and checked: a particle riding on a body.
+// The attachment example of docs/lib_model.md, compiled and checked: a particle riding on a body.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -48,7 +48,7 @@ SINEW_HD double projective_weight(const LocalConstants& c, double volume) {
 /// near sqrt(k m); the floor keeps the penalty within a small factor of the element's stiffness
 /// where inertia is small (stiff materials, fine meshes, so sqrt(k m) << k): below it, on a
 /// non-convex energy, the iterates stalled or wandered and the 5-iteration steps gained energy
-/// (a free stiff bar, 135 J to 898 J in 60 steps; the cable finger swung sideways).
+/// (docs/benchmarks.md).
 inline double neo_hookean_admm_weight(const LocalConstants& c, double volume, double mass, double h2, double grad2,
                                       double multiplier) {
   const double k = (2.0 * c.lame.mu + c.lame.lambda) * volume;

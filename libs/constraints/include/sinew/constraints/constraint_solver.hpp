@@ -24,7 +24,7 @@ std::string to_string(SolverStatus status);
 
 /// Stopping rules shared by the solvers.
 struct ConstraintSolverOptions {
-  /// Natural-map error relative to ||q|` (natural_map.hpp) to reach. 1e-8 is Siconos' usual
+  /// Natural-map error relative to ||q|| (natural_map.hpp) to reach. 1e-8 is Siconos' usual
   /// benchmark tolerance for FCLIB problems and well above round-off for m up to ~10^4.
   double tolerance = 1e-8;
   /// Iteration limit (sweeps for PGS, Newton steps for Newton, steps for SAP).

@@ -26,8 +26,8 @@
 /// the cone analog of eq. (14): zero exactly at Signorini-Coulomb, smooth wherever
 /// X o X + Y o Y is interior to K1 (strict complementarity). Any s > 0 keeps the zeros (X . Y
 /// = s mu r . u_hat); s = mu rho_t is eq. (28)'s scaling of the tangential parts (X_T = s r_T
-/// against Y_T = mu u_T ~ mu rho_t r_T), which decide the slip direction. On the generated heaps
-/// it took 10-20% fewer steps than sqrt(rho_n rho_t) for mu = 0.1 ... 1.
+/// against Y_T = mu u_T ~ mu rho_t r_T), which decide the slip direction; it also took fewer
+/// steps than sqrt(rho_n rho_t) (docs/benchmarks.md).
 #pragma once
 
 #include <cmath>

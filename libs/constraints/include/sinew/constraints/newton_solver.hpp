@@ -17,10 +17,8 @@ namespace sinew::constraints {
 /// How each Newton step's system (Omega W + E) dr = -phi is solved. The matrix is not symmetric
 /// once the slip blocks are exact, so the seed's conjugate residual no longer applies. Both
 /// give the same Newton iterates to the inner tolerance (the same outer iteration counts); they
-/// differ in cost. On the generated heaps of bench/contact_solvers_bench (random bodies, so the
-/// LU fills in fast), whole solves took: m = 300 rows, LU 0.02-0.04 s vs BiCGSTAB 0.04-0.06 s;
-/// m = 900, 0.3-0.4 s vs 0.1-0.2 s; m = 3000, 16 s vs 0.8-1.0 s (BiCGSTAB: 100-200 inner
-/// iterations per step with the block-Jacobi preconditioner).
+/// differ in cost: LU is faster on small problems, BiCGSTAB on large ones, whose LU fills in
+/// (timings in docs/benchmarks.md).
 enum class NewtonLinearSolver {
   /// kSparseLu up to kAutoLuRows rows, kBiCgStab above: the faster of the two at each size.
   kAuto,
@@ -52,20 +50,20 @@ struct NewtonOptions {
   /// Proximal shift c: each step solves (Omega W + E + c ||phi|| / (1 + ||phi||) diag(rho)) dr = -phi.
   /// It vanishes with phi, so the local rate stays quadratic, and it regularizes the steps where
   /// the exact matrix is (nearly) singular: dependent rows of a rank-deficient W among sticking
-  /// contacts, which otherwise give huge steps that the line search cuts to nothing. 0.01: on
-  /// the generated heaps, 30 contacts need 34 steps instead of 150 (min-map), other sizes the
-  /// same counts as without it; 0 = the exact Newton matrix.
+  /// contacts, which otherwise give huge steps that the line search cuts to nothing. 0.01, because
+  /// it cuts the steps on rank-deficient heaps and leaves the others' counts unchanged; 0 = the
+  /// exact Newton matrix.
   double proximal = 0.01;
   /// Levenberg-Marquardt adaptation of the factor c above: multiplied by this after a damped step
   /// (and the step re-solved at once when no trial meets Armijo), divided by it, down to
   /// proximal, after each full step. The condensed chain over a box (W dense and singular) needs
-  /// it: with the fixed 0.01 and a monotone search, FB stalls at error 1.7e-8 and min-map at
-  /// 3e-7. 1 = the fixed factor; proximal = 0 keeps the exact matrix.
+  /// it: with a fixed factor and a monotone search both NCP functions stall above the tolerance
+  /// there. 1 = the fixed factor; proximal = 0 keeps the exact matrix.
   double proximal_growth = 10.0;
   double proximal_range = 1e10;  ///< largest factor of that growth, relative to proximal
   /// Non-monotone line search: Armijo is measured from the largest merit of the last this many
-  /// iterates (and the current one), which lets min-map steps cross the kinks of its merit. 0 =
-  /// monotone; the chain over a box then stalls (min-map) at error 4e-6.
+  /// iterates (and the current one), which lets min-map steps cross the kinks of its merit (with
+  /// 0, monotone, min-map stalls on the chain over a box).
   int merit_memory = 10;
 };
 

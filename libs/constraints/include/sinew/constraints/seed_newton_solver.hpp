@@ -32,7 +32,7 @@
 /// is the common case of rigid bodies with several contacts: on a box resting on its 4 corners
 /// (12 rows of rank 6) the friction jumps between the front and back pairs every step (one pair
 /// classified stick takes the whole load, leaving the other outside its cone, and back), and it
-/// stalled at error 3e-2 on that box and at 0.2-1 on the generated heaps. So, by default:
+/// stalls far above the tolerance there (figures in docs/benchmarks.md). So, by default:
 ///  - a backtracking search on the natural-map error (the reported measure) damps the step;
 ///  - a proximal shift c err / (1 + err) rho is added to E on coupled rows (the diagonal stays
 ///    diagonal, the matrix symmetric): it picks, among the steps of a singular Omega W Omega, one
@@ -50,38 +50,32 @@
 
 namespace sinew::constraints {
 
-/// Options of SeedNewtonSolver. Figures: serial backend, to error 1e-8 from r = 0, on the
-/// generated heaps of bench/contact_solvers_bench (mu = 0.5; W rank-deficient) and the problems
-/// of seed_newton_solver_test; the file comment explains the globalization.
+/// Options of SeedNewtonSolver; the file comment explains the globalization, and docs/benchmarks.md
+/// ("Why the defaults are what they are") gives the measurements behind each default.
 struct SeedNewtonOptions {
-  /// Tolerance on the natural-map error and limit of Newton steps. The fixed-point friction
-  /// converges linearly (the 1000-contact heap takes ~470 steps), hence 2000, not NewtonSolver's 100.
+  /// Tolerance on the natural-map error and limit of Newton steps: 2000, not NewtonSolver's 100,
+  /// because the fixed-point friction converges only linearly.
   ConstraintSolverOptions stop{1e-8, 2000};
   NcpFunction function = NcpFunction::kFischerBurmeister;  ///< the seed's choice (Sec. 6)
-  /// CR iterations per Newton step: the seed's Table 3 count. Times to 1e-8 (min-map / FB) on the
-  /// 100- and 1000-contact heaps: 5 iterations 0.036 / 0.033 s and 0.65 / 0.67 s; 10: 0.040 /
-  /// 0.037 s and 0.71 / 0.79 s; 20: 0.056 / 0.049 s and 0.79 / 0.77 s; 50: 0.09 s and 1.6-1.8 s
-  /// (fewer Newton steps, 250 -> 215 and 473 -> 321, do not pay for the CR work). 5 and 10 are
-  /// within the noise of a shared machine; 10 is kept as the seed's value.
+  /// CR iterations per Newton step: 10, the seed's Table 3 count, kept because 5 is no faster
+  /// beyond noise and more iterations save Newton steps but not time.
   int cr_iterations = 10;
-  /// Relative CR residual that ends a step's CR early; 0 = always cr_iterations (the seed's
-  /// fixed count). 1e-2 with up to 50 iterations measured 0.049 / 0.047 s and 0.64 / 0.64 s on
-  /// the same heaps, i.e. no better than the fixed 10; 1e-4: 0.063 s and 1.2-1.3 s.
+  /// Relative CR residual that ends a step's CR early; 0 (default) = always cr_iterations, the
+  /// seed's fixed count, because an early exit was measured no faster.
   double cr_tolerance = 0.0;
   /// Step halvings of the backtracking search on the natural-map error (sufficient decrease
   /// 1e-4 alpha); 0 = the seed's undamped step (then the proximal shift below is not adapted).
-  /// 5: on the test problems 339 steps in all vs 339-359 with 10 or 20 halvings.
+  /// 5, because more halvings did not reduce the steps on the test problems.
   int line_search_steps = 5;
   /// Initial and smallest proximal factor c (the shift c err / (1 + err) rho on the coupled rows'
-  /// E). 1: on the test problems (an incline box, 6 random problems, 3 rank-deficient heaps)
-  /// 339 steps in all and no failure; 0.1: 444 steps; 10: 376; 0 (line search only): failures
-  /// on the incline and on a heap.
+  /// E); 1, because it took the fewest steps on the test problems and 0 (line search only) failed
+  /// on two of them.
   double proximal = 1.0;
   /// Factor by which c grows after a damped or failed step and shrinks after a full one.
   double proximal_growth = 10.0;
   /// Largest c relative to proximal; when reached and no trial decreases the error, the trial of
-  /// least error is taken and c restarts at proximal. 1e6: with caps of 1e2-1e5 the incline box
-  /// did not converge in 1000 steps.
+  /// least error is taken and c restarts at proximal. 1e6, because smaller caps left the incline
+  /// box unconverged.
   double proximal_range = 1e6;
 };
 

@@ -71,9 +71,9 @@ struct LocalGlobalDescription {
   std::vector<Index> contact_vertices;
   /// A (vertex, obstacle) pair is a contact of the step when its signed distance minus
   /// contact_thickness, at q_t or at the predicted q~, is below this (m); an open contact costs
-  /// only its rows. < 0 = automatic: half the mean rest edge length. The prediction q~ (inertia
-  /// and gravity) catches fast vertices, the margin the ones that elastic forces push within the
-  /// step: with 0, a block hitting a wall at 0.5 m/s entered it by 0.5 mm (1e5 Pa, 2.5 cm cells).
+  /// only its rows. < 0 = automatic: half the mean rest edge length. A margin is needed because
+  /// the prediction q~ (inertia and gravity) catches fast vertices but not those that elastic
+  /// forces push within the step (docs/benchmarks.md).
   double contact_margin = -1.0;
   /// Gap kept between vertices and obstacle surfaces (m): u_n drives distance - thickness to >= 0.
   double contact_thickness = 0.0;
@@ -118,9 +118,9 @@ struct LocalGlobalOptions {
   /// k_e / 4): the geometric mean of the element's small-strain stiffness k_e = (2 mu + lambda) V_e
   /// and its inertia in deformation-gradient units m_e = mean vertex mass / (h^2 sum_a |grad N_a|^2),
   /// but not less than a quarter of the stiffness. ADMM-PD converges fastest near the geometric
-  /// mean (1 is best or within 1.5x of the best multiple on the twisted-bar tests, E = 1e5..1e7 Pa,
-  /// nu = 0.3..0.45); where inertia is small (stiff materials, fine meshes, large steps) a weight
-  /// far below k_e let the iterates wander and the steps gain energy, hence the floor.
+  /// mean, hence 1 (docs/benchmarks.md); where inertia is small (stiff materials, fine meshes,
+  /// large steps) a weight far below k_e let the iterates wander and the steps gain energy, hence
+  /// the floor.
   double neo_hookean_weight = 1.0;
   /// Record the incremental potential (eq. (1)) of every iterate in the report: one element
   /// energy per element per iteration (computed with the local step) and three dot products.

@@ -52,11 +52,8 @@
 ///     columns at once), y = G X, all backend kernels in a fixed order (the same bits on serial, tbb
 ///     and kokkos at any thread count; CUDA runs the same kernels). diag(W) for eq. (28) is
 ///     C_aa |f|^2 with C_aa = ||Y_a||^2 (cable rows: g^T C g from sparse row products). C and W are
-///     never formed. table3_bench, serial, 2 shared cores, stored W -> operator ("Cst. Solve"
-///     per L-G iteration; Frame; "Schur." per frame, ms): knives 41 (1025 contacts) 216 -> 3.4,
-///     1134 -> 27, 42 -> 2.0; corner 41 (1337) 365 -> 5.8, 1989 -> 43, 154 -> 4.1; knives 71
-///     (2769) 1420 -> 18, 7684 -> 150, 538 -> 12; corner 71 at 30 frames (1368) 356 -> 11, 1951 ->
-///     105, 124 -> 5.6, and its 60 frames (3957 contacts, W would be 1.4e8 entries) 25, 194, 19.
+///     never formed, which makes the contact-rich scenes an order of magnitude faster than with
+///     the stored W (table3_bench timings in docs/benchmarks.md).
 ///   - explicit (small contact counts, and the reference the tests compare with): C is built one
 ///     of two ways (LocalGlobalContactOptions::schur, local_global_delassus.cpp):
 ///       - dense (host backends; kAuto's choice from 16 vertices when C is at least 25% dense):
@@ -65,9 +62,8 @@
 ///         tiles of the upper triangle, the remaining rows add their sparse outer products row by
 ///         row of C, and the lower triangle is mirrored. Every tile and row is one task with a
 ///         fixed order of sums, so C has the same bits on serial, tbb and kokkos at any thread
-///         count, and is exactly symmetric. Measured 3.3x-7.3x faster than the sparse path from
-///         81 to 625 contacts (a block on a plane; 625 contacts: 326 -> 45 ms per step, serial),
-///         2x at 16-49.
+///         count, and is exactly symmetric. It is several times faster than the sparse path
+///         (docs/benchmarks.md).
 ///       - sparse (every backend; the CUDA path, and small or block-diagonal C): Y = P S'^T,
 ///         Z = S' P^T, C = Y Z by three sparse products on the backend (symbolic phases on the
 ///         host), C downloaded. The Backend vocabulary has no dense product, so CUDA keeps this path.
@@ -127,10 +123,8 @@ enum class DelassusForm {
   /// Per step, the cheaper by entries touched per product: kOperator when 2 (3 nnz(Y) + nnz(G))
   /// < nnz(W) (Y = P S'^T; G = H on the vertices' xyz; a multi-vector entry counts three), else
   /// kExplicit. One connected mesh: nnz(W) = 9 nc^2 grows faster than nnz(Y) ~ nc x path length,
-  /// so kOperator from about ten contacts. The estimate leans to kExplicit: on a block on a plane
-  /// (local_global_bench --delassus, serial) the operator was already ahead at 9 contacts (constraint
-  /// solve 0.089 vs 0.099 ms a step) and 1.3x-2.5x ahead at 16-81 (with Schur: 0.59 vs 0.68 ms and
-  /// 8.6 vs 11.4 ms a step).
+  /// so kOperator from about ten contacts. The estimate leans to kExplicit: the operator was
+  /// measured ahead already below that crossover (docs/benchmarks.md).
   kAuto,
   kExplicit,  ///< W assembled as a CSR matrix from C (SchurAssembly); CR's products are SpMVs with it
   kOperator   ///< W r = G (Y (Z (G^T r))) with Z = S' P^T: W and C are never formed (SchurAssembly unused)

@@ -46,8 +46,8 @@ struct NewtonOptions {
   /// Backtracking steps before the shortest tried step is taken anyway (2^-20 ~ 1e-6).
   int max_line_search_steps = 20;
   /// PSD-project the element stiffnesses from the first iteration on. Off by default: the exact
-  /// Hessian converges quadratically (3 iterations a step instead of 8 on the demo beam, and
-  /// skips an eigen-decomposition per element); when the exact Newton matrix is rejected (not
+  /// Hessian converges quadratically (fewer iterations a step, docs/benchmarks.md) and skips an
+  /// eigen-decomposition per element; when the exact Newton matrix is rejected (not
   /// positive definite, a strongly compressed or inverted element) the step switches to the
   /// projected stiffness from that iteration on, and says so in its report.
   bool projected_stiffness = false;

@@ -100,11 +100,10 @@ std::pair<RunCsr, RunCsr> elimination_order_factors(const CsrMatrix& S, const st
 /// 8-byte value only instead of value + 4-byte index, and the vector is read contiguously
 /// (SIMD) instead of gathered 24 bytes at a time through an index; the one value stream is
 /// software-prefetched, without which one core keeps too few reads in flight (DeviceRunCsr).
-/// On the 2-core development VM this took the 21k-vertex bar's step from 52-57% of the STREAM
-/// triad (CSR pair) to 67-84% (counting this format's own, smaller, bytes) in 2.5x less time.
-/// P b and P^T are two passes over the n x 3 vectors. Elsewhere (CUDA) it is two CSR SpMVs with
-/// S'^T stored explicitly (twice S's memory on the device), because the transposed product
-/// through a gather map reads S's values out of order, which cost half the bandwidth.
+/// This runs the global step nearer the STREAM triad's bandwidth, and in less time, than the CSR
+/// pair (docs/benchmarks.md). P b and P^T are two passes over the n x 3 vectors. Elsewhere (CUDA) it
+/// is two CSR SpMVs with S'^T stored explicitly (twice S's memory on the device), because the
+/// transposed product through a gather map reads S's values out of order.
 class SparseInverseOperator {
  public:
   /// Uploads @p inverse's factor to @p backend.

@@ -23,6 +23,7 @@
 #include "sinew/linalg/sparse_inverse.hpp"
 #include "sinew/linalg/traffic.hpp"
 #include "sinew/materials/tetrahedron.hpp"
+#include "sinew/model/lumped_mass.hpp"
 
 namespace sinew::integrators {
 
@@ -183,8 +184,9 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
     require(std::isfinite(d.density) && d.density > 0.0,
             who + "density must be finite and > 0, got " + number_text(d.density));
     m.masses.assign(n, 0.0);
-    for (std::size_t e = 0; e < m.n_tets; ++e)
-      for (int a = 0; a < 4; ++a) m.masses[d.tets[4 * e + a]] += 0.25 * d.density * rests[e].volume;
+    std::vector<double> volumes(m.n_tets);
+    for (std::size_t e = 0; e < m.n_tets; ++e) volumes[e] = rests[e].volume;
+    model::add_lumped_masses<4>(d.density, volumes, d.tets.data(), m.masses);
     m.tris.add_masses(d.density, m.masses);
     for (Index i = 0; i < n; ++i)
       require(m.masses[i] > 0.0,

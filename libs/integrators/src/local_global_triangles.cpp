@@ -12,6 +12,7 @@
 #include "local_global_triangle_kernels.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/model/lumped_mass.hpp"
 
 namespace sinew::integrators::detail {
 
@@ -48,8 +49,7 @@ void TriangleElements::check(const LocalGlobalDescription& d, Index n, const std
 }
 
 void TriangleElements::add_masses(double density, std::vector<double>& masses) const {
-  for (std::size_t e = 0; e < rests_.size(); ++e)
-    for (int a = 0; a < 3; ++a) masses[nodes_[3 * e + a]] += density * volumes_[e] / 3.0;
+  model::add_lumped_masses<3>(density, volumes_, nodes_.data(), masses);
 }
 
 void TriangleElements::assemble(const LocalConstants& constants, const std::vector<double>& masses, double h,

@@ -1,6 +1,8 @@
 #include "sinew/model/fem_fields.hpp"
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -91,143 +93,153 @@ void check_nodes(const MechanicalSystem& system, const std::vector<std::array<In
       system.check_particle(all[e][a], what + " " + std::to_string(e) + ", node " + std::to_string(a));
 }
 
+// ---- tetrahedra and membranes ----
+
+// The per-element maths of each kind of FemField: the materials library's functions of it.
+template <class Elements>
+struct Kind;
+
+template <>
+struct Kind<TetElements> {
+  static constexpr const char* field = "tetrahedra";
+  static constexpr const char* element = "tetrahedron";
+  using Hessian = Mat12;
+  static TetRest make_rest(const double* X) { return make_tet_rest(X); }
+  template <class Fn>
+  static auto with_model(MaterialModel m, Fn&& fn) {
+    return with_tet_model(m, std::forward<Fn>(fn));
+  }
+  template <class Model>
+  static double energy(const TetRest& r, const double* x, const LameParameters& l) {
+    return tet_energy<Model>(r, x, l);
+  }
+  template <class Model>
+  static void gradient(const TetRest& r, const double* x, const LameParameters& l, double* g) {
+    tet_gradient<Model>(r, x, l, g);
+  }
+  template <class Model>
+  static void hessian(const TetRest& r, const double* x, const LameParameters& l, bool projected, Mat12& H) {
+    if (projected)
+      tet_projected_hessian<Model>(r, x, l, H);
+    else
+      tet_hessian<Model>(r, x, l, H);
+  }
+};
+
+template <>
+struct Kind<MembraneElements> {
+  static constexpr const char* field = "membranes";
+  static constexpr const char* element = "triangle";
+  using Hessian = Mat9;
+  static TriRest make_rest(const double* X) { return make_tri_rest(X); }
+  template <class Fn>
+  static auto with_model(MaterialModel m, Fn&& fn) {
+    return with_membrane_model(m, std::forward<Fn>(fn));
+  }
+  template <class Model>
+  static double energy(const TriRest& r, const double* x, const LameParameters& l) {
+    return tri_energy<Model>(r, x, l);
+  }
+  template <class Model>
+  static void gradient(const TriRest& r, const double* x, const LameParameters& l, double* g) {
+    tri_gradient<Model>(r, x, l, g);
+  }
+  template <class Model>
+  static void hessian(const TriRest& r, const double* x, const LameParameters& l, bool projected, Mat9& H) {
+    if (projected)
+      tri_projected_hessian<Model>(r, x, l, H);
+    else
+      tri_hessian<Model>(r, x, l, H);
+  }
+};
+
 }  // namespace
 
-// ---- tetrahedra ----
-
-TetFemField::TetFemField(MaterialModel model, const ElasticParameters& parameters)
+template <class Elements>
+FemField<Elements>::FemField(MaterialModel model, const ElasticParameters& parameters)
     : model_(model), lame_(lame_parameters(parameters)) {}
 
-void TetFemField::add(const MechanicalSystem& system, const std::array<Index, 4>& nodes) {
-  const std::string what = "TetFemField::add: tetrahedron " + std::to_string(nodes_.size());
-  double X[12];
+template <class Elements>
+std::string FemField<Elements>::name() const {
+  return Kind<Elements>::field;
+}
+
+template <class Elements>
+void FemField<Elements>::add(const MechanicalSystem& system, const Nodes& nodes) {
+  const std::string what = std::string(Elements::kNodes == 4 ? "TetFemField" : "MembraneField") +
+                           "::add: " + Kind<Elements>::element + " " + std::to_string(nodes_.size());
+  double X[3 * Elements::kNodes];
   rest_positions(system, nodes, what, X);
-  TetRest rest{};
+  typename Elements::Rest rest{};
   try {
-    rest = make_tet_rest(X);
+    rest = Kind<Elements>::make_rest(X);
   } catch (const Error& e) {
     throw Error(what + ": " + e.what());
   }
   add(nodes, rest);
 }
 
-void TetFemField::add(const std::array<Index, 4>& nodes, const TetRest& rest) {
+template <class Elements>
+void FemField<Elements>::add(const Nodes& nodes, const typename Elements::Rest& rest) {
   nodes_.push_back(nodes);
   rests_.push_back(rest);
 }
 
-void TetFemField::check(const MechanicalSystem& system) const { check_nodes(system, nodes_, "tetrahedron"); }
-
-void TetFemField::layout(const MechanicalSystem& system, ElementLayout& out) const { node_layout(system, nodes_, out); }
-
-void TetFemField::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
-  with_tet_model(model_, [&](auto m) {
-    using Model = decltype(m);
-    double x[12], g[12];
-    for (std::size_t e = 0; e < nodes_.size(); ++e) {
-      gather(s, nodes_[e], x);
-      tet_gradient<Model>(rests_[e], x, lame_, g);
-      scatter_minus(s, nodes_[e], g, f);
-    }
-    return 0;
-  });
+template <class Elements>
+void FemField<Elements>::check(const MechanicalSystem& system) const {
+  check_nodes(system, nodes_, Kind<Elements>::element);
 }
 
-void TetFemField::stiffness_values(const SystemState& s, bool projected, double* values) const {
-  with_tet_model(model_, [&](auto m) {
-    using Model = decltype(m);
-    double x[12];
-    Mat12 H{};
-    for (std::size_t e = 0; e < nodes_.size(); ++e) {
-      gather(s, nodes_[e], x);
-      if (projected)
-        tet_projected_hessian<Model>(rests_[e], x, lame_, H);
-      else
-        tet_hessian<Model>(rests_[e], x, lame_, H);
-      for (int k = 0; k < 144; ++k) values[144 * e + k] = H.m[k];
-    }
-    return 0;
-  });
-}
-
-double TetFemField::energy(const SystemState& s) const {
-  return with_tet_model(model_, [&](auto m) {
-    using Model = decltype(m);
-    double x[12], V = 0.0;
-    for (std::size_t e = 0; e < nodes_.size(); ++e) {
-      gather(s, nodes_[e], x);
-      V += tet_energy<Model>(rests_[e], x, lame_);
-    }
-    return V;
-  });
-}
-
-// ---- membranes ----
-
-MembraneField::MembraneField(MaterialModel model, const ElasticParameters& parameters)
-    : model_(model), lame_(lame_parameters(parameters)) {}
-
-void MembraneField::add(const MechanicalSystem& system, const std::array<Index, 3>& nodes) {
-  const std::string what = "MembraneField::add: triangle " + std::to_string(nodes_.size());
-  double X[9];
-  rest_positions(system, nodes, what, X);
-  TriRest rest{};
-  try {
-    rest = make_tri_rest(X);
-  } catch (const Error& e) {
-    throw Error(what + ": " + e.what());
-  }
-  nodes_.push_back(nodes);
-  rests_.push_back(rest);
-}
-
-void MembraneField::check(const MechanicalSystem& system) const { check_nodes(system, nodes_, "triangle"); }
-
-void MembraneField::layout(const MechanicalSystem& system, ElementLayout& out) const {
+template <class Elements>
+void FemField<Elements>::layout(const MechanicalSystem& system, ElementLayout& out) const {
   node_layout(system, nodes_, out);
 }
 
-void MembraneField::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
-  with_membrane_model(model_, [&](auto m) {
+template <class Elements>
+void FemField<Elements>::add_forces(const SystemState& s, Eigen::VectorXd& f) const {
+  Kind<Elements>::with_model(model_, [&](auto m) {
     using Model = decltype(m);
-    double x[9], g[9];
+    double x[3 * Elements::kNodes], g[3 * Elements::kNodes];
     for (std::size_t e = 0; e < nodes_.size(); ++e) {
       gather(s, nodes_[e], x);
-      tri_gradient<Model>(rests_[e], x, lame_, g);
+      Kind<Elements>::template gradient<Model>(rests_[e], x, lame_, g);
       scatter_minus(s, nodes_[e], g, f);
     }
     return 0;
   });
 }
 
-void MembraneField::stiffness_values(const SystemState& s, bool projected, double* values) const {
-  with_membrane_model(model_, [&](auto m) {
+template <class Elements>
+void FemField<Elements>::stiffness_values(const SystemState& s, bool projected, double* values) const {
+  constexpr int kEntries = 9 * Elements::kNodes * Elements::kNodes;
+  Kind<Elements>::with_model(model_, [&](auto m) {
     using Model = decltype(m);
-    double x[9];
-    Mat9 H{};
+    double x[3 * Elements::kNodes];
+    typename Kind<Elements>::Hessian H{};
     for (std::size_t e = 0; e < nodes_.size(); ++e) {
       gather(s, nodes_[e], x);
-      if (projected)
-        tri_projected_hessian<Model>(rests_[e], x, lame_, H);
-      else
-        tri_hessian<Model>(rests_[e], x, lame_, H);
-      for (int k = 0; k < 81; ++k) values[81 * e + k] = H.m[k];
+      Kind<Elements>::template hessian<Model>(rests_[e], x, lame_, projected, H);
+      for (int k = 0; k < kEntries; ++k) values[kEntries * e + k] = H.m[k];
     }
     return 0;
   });
 }
 
-double MembraneField::energy(const SystemState& s) const {
-  return with_membrane_model(model_, [&](auto m) {
+template <class Elements>
+double FemField<Elements>::energy(const SystemState& s) const {
+  return Kind<Elements>::with_model(model_, [&](auto m) {
     using Model = decltype(m);
-    double x[9], V = 0.0;
+    double x[3 * Elements::kNodes], V = 0.0;
     for (std::size_t e = 0; e < nodes_.size(); ++e) {
       gather(s, nodes_[e], x);
-      V += tri_energy<Model>(rests_[e], x, lame_);
+      V += Kind<Elements>::template energy<Model>(rests_[e], x, lame_);
     }
     return V;
   });
 }
+
+template class FemField<TetElements>;
+template class FemField<MembraneElements>;
 
 // ---- bending ----
 

@@ -6,6 +6,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/model/lumped_mass.hpp"
 
 namespace sinew::scene {
 
@@ -16,7 +17,8 @@ DeformableBody add_deformable_body(model::MechanicalSystem& system, const TetMes
   // Rest data first: it checks every tetrahedron before anything is added to the system.
   std::vector<TetRest> rests;
   rests.reserve(mesh.tets.size());
-  std::vector<double> mass(mesh.vertices.size(), 0.0);
+  std::vector<double> volumes;
+  volumes.reserve(mesh.tets.size());
   for (std::size_t e = 0; e < mesh.tets.size(); ++e) {
     const auto& t = mesh.tets[e];
     double X[12];
@@ -31,8 +33,10 @@ DeformableBody add_deformable_body(model::MechanicalSystem& system, const TetMes
     } catch (const Error& err) {
       throw Error("deformable body: tetrahedron " + std::to_string(e) + ": " + err.what());
     }
-    for (Index i : t) mass[static_cast<std::size_t>(i)] += density * rests.back().volume / 4.0;
+    volumes.push_back(rests.back().volume);
   }
+  std::vector<double> mass(mesh.vertices.size(), 0.0);
+  model::add_lumped_masses(density, volumes, mesh.tets, mass);
   for (std::size_t i = 0; i < mass.size(); ++i)
     require(mass[i] > 0, "deformable body: vertex " + std::to_string(i) + " belongs to no tetrahedron (zero mass)");
   auto field = std::make_shared<model::TetFemField>(material_model, parameters);

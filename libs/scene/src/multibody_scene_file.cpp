@@ -22,6 +22,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/model/fem_fields.hpp"
+#include "sinew/model/lumped_mass.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/file_names.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
@@ -313,11 +314,12 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       } else {
         const std::vector<Vec3>& x = d.triangles.vertices;
         std::vector<double> mass(x.size(), d.particle_mass);
-        if (d.particle_mass == 0.0)
-          for (const auto& t : d.triangles.triangles) {
-            const Vec3 a = x[t[1]] - x[t[0]], b = x[t[2]] - x[t[0]];
-            for (Index v : t) mass[v] += d.density * 0.5 * norm(cross(a, b)) / 3.0;
-          }
+        if (d.particle_mass == 0.0) {
+          std::vector<double> areas;
+          for (const auto& t : d.triangles.triangles)
+            areas.push_back(0.5 * norm(cross(x[t[1]] - x[t[0]], x[t[2]] - x[t[0]])));
+          model::add_lumped_masses(d.density, areas, d.triangles.triangles, mass);
+        }
         for (std::size_t i = 0; i < x.size(); ++i) s.system->add_particle(mass[i], x[i], d.name);
         auto field = std::make_shared<model::MembraneField>(d.model, d.parameters);
         for (const auto& t : d.triangles.triangles) field->add(*s.system, {first + t[0], first + t[1], first + t[2]});

@@ -32,10 +32,10 @@
 #include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/constraints/fclib_file.hpp"
+#include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
-#include "sinew/constraints/seed_newton_solver.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace {
@@ -126,10 +126,10 @@ std::unique_ptr<ConstraintSolver> make_solver(const std::string& name) {
     return std::make_unique<PgsSolver>(o);
   }
   if (name == "sinew_nsn_cr_fb" || name == "sinew_nsn_cr_minmap") {
-    SeedNewtonOptions o;
+    IndicatorNewtonOptions o;
     o.stop = {kTolerance, 2000};  // linear convergence (frozen friction compliance): more steps
     o.function = name == "sinew_nsn_cr_fb" ? NcpFunction::kFischerBurmeister : NcpFunction::kMinMap;
-    return std::make_unique<SeedNewtonSolver>(*g_backend, o);
+    return std::make_unique<IndicatorNewtonSolver>(*g_backend, o);
   }
   NewtonOptions o;
   o.stop = {kTolerance, 200};

@@ -11,7 +11,7 @@
 // plane (mu = 0.5), every vertex a contact candidate, its whole bottom face in contact; counters
 // named like the seed's Table 3 columns, milliseconds per step: schur_ms (collision excluded:
 // W = H S'^T S' H^T by the chosen assembly of C and the Newton step's preparation), local_ms, global_ms
-// (q_free = S'^T S' b), assem_ms (q_loc), cst_solve_ms (seed Newton steps: indicators + CR),
+// (q_free = S'^T S' b), assem_ms (q_loc), cst_solve_ms (indicator-Newton steps: indicators + CR),
 // corr_ms (q += A^-1 h H^T r), cst_global_ms (the four before), frame_ms (the step without
 // collision, phases synchronized) and collision_ms; contacts, newton and cr per step, and the
 // last local problem's natural-map error.

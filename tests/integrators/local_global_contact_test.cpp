@@ -94,7 +94,7 @@ TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
   }
   EXPECT_GT(lowest, -1e-5) << "penetration beyond 1e-4 of the block size";
   ASSERT_EQ(report.contacts, 25u) << "the 5 x 5 bottom vertices";
-  EXPECT_EQ(report.newton_steps, 5) << "one seed Newton step per L-G iteration (Algorithm 4)";
+  EXPECT_EQ(report.newton_steps, 5) << "one indicator-Newton step per L-G iteration (Algorithm 4)";
   EXPECT_EQ(report.cr_iterations, 5 * 10) << "10 CR iterations per Newton step (Table 3)";
   EXPECT_LT(report.contact_error, 1e-10);
   double rn = 0.0, rn_min = 1.0;

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 
@@ -336,7 +336,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   const Eigen::VectorXd diagW = Eigen::VectorXd(W.diagonal());
   // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).
   const std::vector<double> rho_values =
-      seed_preconditioner(std::vector<double>(diagW.data(), diagW.data() + diagW.size()), p.blocks);
+      indicator_preconditioner(std::vector<double>(diagW.data(), diagW.data() + diagW.size()), p.blocks);
   const Eigen::VectorXd rho = Eigen::Map<const Eigen::VectorXd>(rho_values.data(), m);
   for (Index i = 0; i < m; ++i) {
     if (!(rho[i] > 0.0)) {

@@ -423,7 +423,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     report.local_seconds += seconds(a, b);
     report.rhs_seconds += seconds(b, c);
     report.global_seconds += seconds(c, e);
-    // Constrained global step: x = q_free on entry; one seed Newton step; x = q on exit.
+    // Constrained global step: x = q_free on entry; one indicator-Newton step; x = q on exit.
     if (contacts > 0) m.contact->iterate(m.x_prev, m.x, report);
     ++report.iterations;
   }

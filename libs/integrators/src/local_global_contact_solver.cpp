@@ -1,5 +1,5 @@
 // LocalGlobalContactSolver: collision (obstacles, and vertex-triangle contact between bodies), H, d, W
-// (local_global_delassus.cpp), and the per-iteration seed Newton step
+// (local_global_delassus.cpp), and the per-iteration indicator-Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "local_global_contact_solver.hpp"
 #include "sinew/core/number_text.hpp"
@@ -189,10 +189,10 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
     xs_.resize(static_cast<std::size_t>(n_));
     ys_.resize(static_cast<std::size_t>(n_));
   }
-  constraints::SeedStepOptions so;
+  constraints::IndicatorStepOptions so;
   so.function = options.function;
   so.cr_iterations = options.cr_iterations;
-  step_ = std::make_unique<constraints::SeedNewtonStep>(backend, so);
+  step_ = std::make_unique<constraints::IndicatorNewtonStep>(backend, so);
 }
 
 LocalGlobalContactSolver::~LocalGlobalContactSolver() = default;

@@ -1,6 +1,6 @@
 // The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles, and
 // vertex-triangle and edge-edge contact between bodies), H, d, the Delassus
-// operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the seed Newton step on
+// operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the indicator-Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
 #pragma once
@@ -16,7 +16,7 @@
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
-#include "sinew/constraints/seed_newton_step.hpp"
+#include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/integrators/local_global.hpp"
@@ -158,7 +158,7 @@ class LocalGlobalContactSolver {
   std::vector<double> e_host_;                        // (3c + a) e_ on the host
   DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
   DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
-  std::unique_ptr<constraints::SeedNewtonStep> step_;
+  std::unique_ptr<constraints::IndicatorNewtonStep> step_;
 };
 
 }  // namespace sinew::integrators::detail

@@ -2,7 +2,7 @@
 // FEM solids and cloth in one model::MechanicalSystem, joints, static obstacles and frictional
 // contact, stepped by integrators::ContactStep with a named contact solver or by an implicit
 // integrator of make_integrator(). Keys map one to one onto the fields of the parameter structs
-// (ContactStepOptions, PgsOptions, constraints::NewtonOptions, SeedNewtonOptions, SapOptions,
+// (ContactStepOptions, PgsOptions, constraints::NewtonOptions, IndicatorNewtonOptions, SapOptions,
 // integrators::NewtonOptions, ContactParams, ElasticParameters). The whole system is built once
 // while reading (no backend needed), so every check of the model runs in read_scene_file() and
 // names the JSON path; make() builds it again on the caller's backend.

@@ -1,5 +1,5 @@
 // The stepper of a multibody scene file (multibody_stepper.hpp): contact solvers by name with
-// their options (PgsOptions, constraints::NewtonOptions, SeedNewtonOptions, SapOptions), the
+// their options (PgsOptions, constraints::NewtonOptions, IndicatorNewtonOptions, SapOptions), the
 // ContactStep options, and the implicit integrators with their integrators::NewtonOptions; keys
 // map one to one onto the fields of those structs.
 #include "multibody_stepper.hpp"
@@ -34,7 +34,7 @@ constraints::NcpFunction read_ncp(JsonObject& o, constraints::NcpFunction f) {
 
 SolverSpec read_solver(JsonObject o) {
   SolverSpec s;
-  s.type = o.choice("type", {"pgs", "newton", "seed_newton", "sap", "kkt"}, std::nullopt);
+  s.type = o.choice("type", {"pgs", "newton", "indicator_newton", "sap", "kkt"}, std::nullopt);
   if (s.type == "pgs") {
     s.pgs.stop = read_stop(o, s.pgs.stop);
     s.pgs.relaxation = o.real("relaxation", s.pgs.relaxation, 0.0, 2.0, "a number in (0, 2)");
@@ -58,8 +58,8 @@ SolverSpec read_solver(JsonObject o) {
     n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
     n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
     n.merit_memory = static_cast<int>(o.integer("merit_memory", n.merit_memory, 0, 1000));
-  } else if (s.type == "seed_newton") {
-    constraints::SeedNewtonOptions& n = s.seed_newton;
+  } else if (s.type == "indicator_newton") {
+    constraints::IndicatorNewtonOptions& n = s.indicator_newton;
     n.stop = read_stop(o, n.stop);
     n.function = read_ncp(o, n.function);
     n.cr_iterations = static_cast<int>(o.integer("cr_iterations", n.cr_iterations, 1, 1000000));
@@ -172,7 +172,8 @@ std::unique_ptr<integrators::ContactStep> make_contact_step(const SolverSpec& s,
   std::unique_ptr<constraints::ConstraintSolver> solver;  // null: SAP, ContactStep's global solver
   if (s.type == "pgs") solver = std::make_unique<constraints::PgsSolver>(s.pgs);
   if (s.type == "newton") solver = std::make_unique<constraints::NewtonSolver>(backend, s.newton);
-  if (s.type == "seed_newton") solver = std::make_unique<constraints::SeedNewtonSolver>(backend, s.seed_newton);
+  if (s.type == "indicator_newton")
+    solver = std::make_unique<constraints::IndicatorNewtonSolver>(backend, s.indicator_newton);
   if (s.type == "kkt") solver = std::make_unique<constraints::KktSolver>();
   options.sap = s.sap;
   return std::make_unique<integrators::ContactStep>(std::move(solver), options);

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "json_fields.hpp"
+#include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
-#include "sinew/constraints/seed_newton_solver.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/integrators/contact_step.hpp"
 #include "sinew/integrators/integrator.hpp"
@@ -19,10 +19,10 @@ namespace sinew::scene::detail {
 
 /// A contact solver: its name and options (SAP's live in ContactStepOptions::sap).
 struct SolverSpec {
-  std::string type;  // "pgs", "newton", "seed_newton", "sap", "kkt"
+  std::string type;  // "pgs", "newton", "indicator_newton", "sap", "kkt"
   constraints::PgsOptions pgs;
   constraints::NewtonOptions newton;
-  constraints::SeedNewtonOptions seed_newton;
+  constraints::IndicatorNewtonOptions indicator_newton;
   constraints::SapOptions sap;
 };
 

@@ -209,7 +209,7 @@ SolidScene cable_finger_scene(int n) {
   // the ball's against the finger's, so both deform where they touch.
   d.contact_vertices = surface_vertices(finger);
   for (Index v : surface_vertices(ball, ball0)) d.contact_vertices.push_back(v);
-  // Three seed Newton steps per L-G iteration instead of Algorithm 4's one: with the cable's
+  // Three indicator-Newton steps per L-G iteration instead of Algorithm 4's one: with the cable's
   // bilateral row pressing the tip on the ball, one undamped step per iteration drifted after
   // ~90 frames of sustained pressing (cable length 2e-4 m off at frame 99, 1e-2 m with adhesive
   // normal impulses by frame 110, n = 4); three held it to 3e-8 m and a natural-map error of

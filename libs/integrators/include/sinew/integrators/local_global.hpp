@@ -151,7 +151,7 @@ struct LocalGlobalReport {
   double rhs_seconds = 0.0;     ///< right-hand-side assembly b = M q~ + h^2 G^T p_w; time_phases only
   double global_seconds = 0.0;  ///< global solves q = A^-1 b (the seed's "Global"); time_phases only
   std::size_t contacts = 0;     ///< contacts (3 rows each) of this step
-  int newton_steps = 0;         ///< seed Newton steps taken in all L-G iterations
+  int newton_steps = 0;         ///< indicator-Newton steps taken in all L-G iterations
   int cr_iterations = 0;        ///< conjugate-residual iterations in all Newton steps
   /// Natural-map error (relative to ||q_loc||, natural_map.hpp) of the last L-G iteration's local
   /// problem u = W r + q_loc at the final r; 0 without contacts.
@@ -188,7 +188,7 @@ struct LocalGlobalReport {
   /// preparation; time_phases only
   double schur_seconds = 0.0;
   double assembly_seconds = 0.0;    ///< q_loc = H (q_free - q_t)/h + d/h - H v_obs ("Assem."); time_phases only
-  double constraint_seconds = 0.0;  ///< seed Newton steps ("Cst. Solve"); time_phases only
+  double constraint_seconds = 0.0;  ///< indicator-Newton steps ("Cst. Solve"); time_phases only
   double correction_seconds = 0.0;  ///< q = q_free + A^-1 h H^T r ("Corr."); time_phases only
   double frame_seconds = 0.0;       ///< the whole step, collision excluded ("Frame"); time_phases only
   std::string message;              ///< what went wrong, where and when; empty when kOk
@@ -228,7 +228,7 @@ struct LocalGlobalReport {
 /// Contact (description.obstacles, and between bodies with description.body_contact;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
-/// q_free = A^-1 b, one seed Newton step on u = W r + q_loc warm-started from the current impulses r, and q = q_free +
+/// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q = q_free +
 /// A^-1 h H^T r (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step the step is
 /// bit for bit the one without obstacles.
 ///

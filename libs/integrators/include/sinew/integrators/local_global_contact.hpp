@@ -15,8 +15,8 @@
 ///   u = W r + q_loc,   W = H A^-1 H^T = H S'^T S' H^T  (eq. (27), no h factor in these units),
 ///   q_loc = H (q_free - q_t) / h + d / h - H v_obs.
 /// W is fixed for the whole step and only q_loc changes with the L-G iteration, so each
-/// iteration is an FCLIB local problem; Algorithm 4 takes ONE seed Newton step on it warm-started
-/// from the current r (SeedNewtonStep), then corrects q = q_free + A^-1 (h H^T r)
+/// iteration is an FCLIB local problem; Algorithm 4 takes ONE indicator-Newton step on it warm-started
+/// from the current r (IndicatorNewtonStep), then corrects q = q_free + A^-1 (h H^T r)
 /// (= S'^T S' (b^k + h H^T r), eq. (23b)). The seed's Delta lambda = (1/h^2)(...)^-1(h - J S^T S g)
 /// of Algorithm 4 is the same step in lambda units. v = (q - q_t) / h as without contact.
 /// The complementarity preconditioner of eq. (28) is rho = diag(W) in these units (the seed's
@@ -75,7 +75,7 @@
 /// Per L-G iteration, all on the backend: q_loc (one SpMV), the Newton step (indicator kernel + CR
 /// on W in either form), the correction (transposed SpMV and a second sparse-inverse apply).
 /// Allocations within a step: H, e and the factors or W when the contact set changes their size.
-/// Tested on the host backends; the CUDA path uses the same backend kernels and SeedNewtonStep's
+/// Tested on the host backends; the CUDA path uses the same backend kernels and IndicatorNewtonStep's
 /// CUDA kernel but has not been run.
 #pragma once
 
@@ -103,7 +103,7 @@ struct Obstacle {
 /// not finite, "point" when not finite.
 Obstacle half_space_obstacle(const Vec3& normal, const Vec3& point, double mu);
 
-/// Which complementarity preconditioner rho the seed Newton step uses (eq. (28) vs Sec. 7.5).
+/// Which complementarity preconditioner rho the indicator-Newton step uses (eq. (28) vs Sec. 7.5).
 enum class ContactPreconditioner {
   kDelassusDiagonal,  ///< rho = diag(W) = diag(H A^-1 H^T): the seed's eq. (28), stiffness-aware
   kMassInverse        ///< rho = diag(H M^-1 H^T) = 1 / m_v: Macklin et al. 2019's choice, the seed's foil
@@ -118,7 +118,7 @@ enum class SchurAssembly {
   kDense    ///< a dense panel product of the gathered columns of S' (Eigen GEMM) plus sparse rows; host backends only
 };
 
-/// How the seed Newton step applies W = H A^-1 H^T: stored, or through its sparse factors.
+/// How the indicator-Newton step applies W = H A^-1 H^T: stored, or through its sparse factors.
 enum class DelassusForm {
   /// Per step, the cheaper by entries touched per product: kOperator when 2 (3 nnz(Y) + nnz(G))
   /// < nnz(W) (Y = P S'^T; G = H on the vertices' xyz; a multi-vector entry counts three), else
@@ -132,12 +132,12 @@ enum class DelassusForm {
 
 /// Options of the contact solve inside each L-G iteration.
 struct LocalGlobalContactOptions {
-  /// NCP function of the seed Newton step; FB is the seed's choice (Sec. 6).
+  /// NCP function of the indicator-Newton step; FB is the seed's choice (Sec. 6).
   constraints::NcpFunction function = constraints::NcpFunction::kFischerBurmeister;
   /// CR iterations per Newton step: 10, the seed's Table 3 setting (its stick/slip test, Sec. 7.5,
   /// uses 24).
   int cr_iterations = 10;
-  /// Seed Newton steps per L-G iteration: 1 is Algorithm 4 (W fixed, q_loc refreshed each time).
+  /// Indicator-Newton steps per L-G iteration: 1 is Algorithm 4 (W fixed, q_loc refreshed each time).
   int newton_steps = 1;
   /// eq. (28)'s diag(W) by default.
   ContactPreconditioner preconditioner = ContactPreconditioner::kDelassusDiagonal;

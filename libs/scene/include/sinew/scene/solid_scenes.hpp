@@ -89,7 +89,7 @@ SolidScene pulled_through_gap_scene(int n = 12, double youngs = 1e7);
 /// (LocalGlobalDescription::body_contact, friction 0.5): both bodies' surface vertices are
 /// contact vertices, each against the other's boundary triangles, so the ball is dented and
 /// pushed by the finger and the finger is stopped by the ball.
-/// Options: 3 seed Newton steps per L-G iteration (solid_scenes.cpp says why; Table 3 uses 1).
+/// Options: 3 indicator-Newton steps per L-G iteration (solid_scenes.cpp says why; Table 3 uses 1).
 /// n = 21 gives 10648 ball vertices (the raptor's 10.3k). @throws sinew::Error when n < 1.
 SolidScene cable_finger_scene(int n = 21);
 

@@ -2,7 +2,7 @@
 /// @brief The realtime hyperelastic paper's own DIAGONAL non-smooth indicators (Sec. 5.3,
 /// eqs. (24)-(25); Appendix B, eqs. (46)-(57)): per row a value phi, an indicator omega = d phi /
 /// d u and a compliance e = d phi / d r, with friction linearized by the fixed-point split of
-/// Macklin et al. 2019 (eqs. (49)-(51), (55)-(57)). SeedNewtonSolver (seed_newton_solver.hpp)
+/// Macklin et al. 2019 (eqs. (49)-(51), (55)-(57)). IndicatorNewtonSolver (indicator_newton_solver.hpp)
 /// builds the symmetric Newton matrix Omega W Omega + E Omega of eq. (26) from them.
 ///
 /// Variables are FCLIB's local ones (constraint_problem.hpp): u = W r + q and r, so the seed's
@@ -36,14 +36,14 @@
 namespace sinew::constraints {
 
 /// Value and diagonal indicators of one scalar row: d phi = omega du + e dr (seed eq. (25)).
-struct SeedRow {
+struct IndicatorRow {
   double phi = 0.0;    ///< value of the row's NCP function
   double omega = 0.0;  ///< non-smooth indicator d phi / d u (the seed's omega), >= 0
   double e = 0.0;      ///< compliance d phi / d r (the seed's E), >= 0
 };
 
 /// Values and diagonal indicators of one contact, rows (n, t1, t2): d phi_k = omega_k du_k + e_k dr_k.
-struct SeedContact {
+struct IndicatorContact {
   double phi[3] = {0.0, 0.0, 0.0};    ///< (3) values: normal, tangent 1, tangent 2
   double omega[3] = {0.0, 0.0, 0.0};  ///< (3) indicators d phi_k / d u_k, >= 0
   double e[3] = {0.0, 0.0, 0.0};      ///< (3) compliances d phi_k / d r_k, >= 0
@@ -53,7 +53,7 @@ struct SeedContact {
 /// eqs. (46)-(48) (min-map: omega = 1, e = 0 when u <= rho r, else omega = 0, e = rho) or
 /// (52)-(54) (FB: omega = 1 - u / S, e = (1 - rho r / S) rho, S = sqrt(u^2 + rho^2 r^2)).
 /// Returns kClosed when u <= rho r, kOpen otherwise.
-SINEW_HD RowState seed_unilateral(NcpFunction fn, double u, double r, double rho, SeedRow& out) {
+SINEW_HD RowState indicator_unilateral(NcpFunction fn, double u, double r, double rho, IndicatorRow& out) {
   NcpRow row;  // unilateral_ncp is already the seed's diagonal formula
   const RowState state = unilateral_ncp(fn, u, r, rho, row);
   out.phi = row.phi;
@@ -75,7 +75,7 @@ SINEW_HD RowState seed_unilateral(NcpFunction fn, double u, double r, double rho
 /// (a - rho_t s) / c, which equals FB's on the cone's boundary (both a / c) and is positive
 /// outside it, so the step still pulls r_T back toward the cone. A value that overflows (c tiny
 /// against a + rho_t b) is left for the caller to catch: it returns +inf, never NaN.
-SINEW_HD RowState seed_friction_compliance(NcpFunction fn, double a, double b, double c, double rho_t, double& e) {
+SINEW_HD RowState indicator_friction_compliance(NcpFunction fn, double a, double b, double c, double rho_t, double& e) {
   const double s = c - b;
   const RowState state = a <= rho_t * s ? RowState::kStick : RowState::kSlip;
   if (fn == NcpFunction::kMinMap) {
@@ -97,17 +97,17 @@ SINEW_HD RowState seed_friction_compliance(NcpFunction fn, double a, double b, d
 
 /// One contact (rows n, t1, t2) with Coulomb coefficient @p mu >= 0 and preconditioners
 /// @p rho_n, @p rho_t > 0, by the seed's diagonal formulas (file comment): normal row by
-/// seed_unilateral(), friction rows phi_T = omega_f u_T + E_f r_T. @p u, @p r: (3) normal,
+/// indicator_unilateral(), friction rows phi_T = omega_f u_T + E_f r_T. @p u, @p r: (3) normal,
 /// tangent 1, tangent 2. Returns the friction branch: kOpen when inactive (r_n <= 0: omega_f = 0,
 /// E_f = 1, which drives r_T to 0, eq. (51)'s first case), kStick or kSlip otherwise.
 /// A frictionless contact (mu = 0) and a cone too thin for E_f to be represented (c so small
 /// that (a - rho_t s) / c overflows) also take E_f = 1, omega_f = 0: r_T = 0 is their law (the
 /// cone is the ray r_T = 0), and the slip formula divides by c = 0; they report kSlip when
 /// u_T != 0 and kStick otherwise, like contact_ncp().
-SINEW_HD RowState seed_contact(NcpFunction fn, const double* u, const double* r, double mu, double rho_n, double rho_t,
-                               SeedContact& out) {
-  SeedRow normal;
-  seed_unilateral(fn, u[0], r[0], rho_n, normal);
+SINEW_HD RowState indicator_contact(NcpFunction fn, const double* u, const double* r, double mu, double rho_n,
+                                    double rho_t, IndicatorContact& out) {
+  IndicatorRow normal;
+  indicator_unilateral(fn, u[0], r[0], rho_n, normal);
   out.phi[0] = normal.phi;
   out.omega[0] = normal.omega;
   out.e[0] = normal.e;
@@ -120,7 +120,7 @@ SINEW_HD RowState seed_contact(NcpFunction fn, const double* u, const double* r,
     state = a > 0.0 ? RowState::kSlip : RowState::kStick;
     if (c > 0.0) {
       double e = 0.0;
-      const RowState branch = seed_friction_compliance(fn, a, b, c, rho_t, e);
+      const RowState branch = indicator_friction_compliance(fn, a, b, c, rho_t, e);
       if (e <= 1.7e308) {  // finite (the formulas never give NaN for c > 0)
         state = branch;
         omega_f = 1.0;

@@ -1,14 +1,14 @@
 /// @file
 /// @brief One step of the realtime hyperelastic paper's non-smooth Newton method (Sec. 5.2-5.4,
-/// eqs. (22)-(28)) on a Delassus operator W held on a Backend, reusable by SeedNewtonSolver (a
+/// eqs. (22)-(28)) on a Delassus operator W held on a Backend, reusable by IndicatorNewtonSolver (a
 /// loop over it with a line search) and by the constrained local-global integrator, whose W is
 /// fixed for a time step while the free velocity q changes every L-G iteration (Algorithm 4).
 ///
 /// Variables are FCLIB's local ones: u = W r + q (m rows, blocks of kinds bilateral, unilateral,
-/// circular-cone contact). At (u, r) the per-row indicators omega, e of seed_indicators.hpp
+/// circular-cone contact). At (u, r) the per-row indicators omega, e of ncp_indicators.hpp
 /// (eqs. (46)-(57)) give the symmetric system of eq. (26) in the coupled rows' multipliers y,
 ///   (Omega W Omega + E Omega + shift) y = -phi_C - Omega W dr_O,    dr = Omega y + dr_O,
-/// solved by a few Jacobi-preconditioned conjugate-residual iterations (seed_newton_solver.hpp's
+/// solved by a few Jacobi-preconditioned conjugate-residual iterations (indicator_newton_solver.hpp's
 /// file comment derives it and explains the decoupled rows O and the proximal shift).
 /// The complementarity preconditioner rho of eq. (28) is diag(W) in these variables (W already
 /// carries the step's h factors: rho_n = W_nn, rho_t = (W_t1t1 + W_t2t2) / 2); any other
@@ -30,12 +30,13 @@ namespace sinew::constraints {
 
 /// Eq. (28)'s preconditioner from (m) @p diag_w: rho_i = W_ii on bilateral, unilateral and normal
 /// rows, the mean of the two tangent diagonals on both friction rows of a contact.
-std::vector<double> seed_preconditioner(const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks);
+std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
+                                             const std::vector<ConstraintBlock>& blocks);
 
-/// Options of one seed Newton step.
-struct SeedStepOptions {
+/// Options of one indicator-Newton step.
+struct IndicatorStepOptions {
   NcpFunction function = NcpFunction::kFischerBurmeister;  ///< the seed's choice (Sec. 6)
-  int cr_iterations = 10;     ///< CR iterations per step (the seed's Table 3 count; see SeedNewtonOptions)
+  int cr_iterations = 10;     ///< CR iterations per step (the seed's Table 3 count; see IndicatorNewtonOptions)
   double cr_tolerance = 0.0;  ///< relative CR residual that ends the CR early; 0 = always cr_iterations
 };
 
@@ -43,18 +44,18 @@ struct SeedStepOptions {
 /// prepare() once per W, then direction() / step() any number of times with changing q and r.
 /// Deterministic (fixed-order backend reductions). Allocates only in prepare() when the number
 /// of rows changes.
-class SeedNewtonStep {
+class IndicatorNewtonStep {
  public:
   /// A step on @p backend (which must outlive it). @throws sinew::Error on bad options or a
   /// backend that runs no host code and has no CUDA indicator kernel.
-  explicit SeedNewtonStep(Backend& backend, const SeedStepOptions& options = {});
-  ~SeedNewtonStep();
-  SeedNewtonStep(const SeedNewtonStep&) = delete;
-  SeedNewtonStep& operator=(const SeedNewtonStep&) = delete;
+  explicit IndicatorNewtonStep(Backend& backend, const IndicatorStepOptions& options = {});
+  ~IndicatorNewtonStep();
+  IndicatorNewtonStep(const IndicatorNewtonStep&) = delete;
+  IndicatorNewtonStep& operator=(const IndicatorNewtonStep&) = delete;
 
   /// Takes @p W (m x m on the step's backend, kept by reference: it must outlive the use and keep
   /// its values), its diagonal @p diag_w (m, host), the row @p blocks (box friction rejected) and
-  /// the complementarity preconditioner @p rho (m, host; empty = seed_preconditioner(diag_w)).
+  /// the complementarity preconditioner @p rho (m, host; empty = indicator_preconditioner(diag_w)).
   /// @throws sinew::Error on size mismatches, box friction, or a W_ii or rho_i that is not > 0
   ///         (naming the row: eq. (28) needs them positive).
   void prepare(const DeviceCsr& W, const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks,

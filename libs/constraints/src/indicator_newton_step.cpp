@@ -1,10 +1,10 @@
-// SeedNewtonStep: one step of the seed's non-smooth Newton method on a Backend (eq. (26) by CR).
-#include "sinew/constraints/seed_newton_step.hpp"
+// IndicatorNewtonStep: one step of the seed's non-smooth Newton method on a Backend (eq. (26) by CR).
+#include "sinew/constraints/indicator_newton_step.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "seed_newton_kernels.hpp"
+#include "indicator_newton_kernels.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 
@@ -12,9 +12,9 @@ namespace sinew::constraints {
 
 namespace {
 
-using detail::SeedBlock;
-using detail::SeedKind;
-using detail::SeedRowsOut;
+using detail::IndicatorBlock;
+using detail::IndicatorKind;
+using detail::IndicatorRowsOut;
 
 // W as the step holds it: a stored CSR matrix or an operator (exactly one is set).
 struct DelassusRef {
@@ -31,11 +31,11 @@ struct DelassusRef {
 };
 
 // y = Omega W Omega x + diag_add .* x (diag_add = E Omega on coupled rows, 1 on decoupled ones):
-// the seed's eq. (26) matrix in the multipliers y of the coupled rows (seed_newton_solver.hpp).
-class SeedOperator final : public LinearOperator {
+// the seed's eq. (26) matrix in the multipliers y of the coupled rows (indicator_newton_solver.hpp).
+class IndicatorOperator final : public LinearOperator {
  public:
-  SeedOperator(Backend& backend, const DelassusRef& W, const DeviceArray<double>& omega,
-               const DeviceArray<double>& diag_add, DeviceArray<double>& t)
+  IndicatorOperator(Backend& backend, const DelassusRef& W, const DeviceArray<double>& omega,
+                    const DeviceArray<double>& diag_add, DeviceArray<double>& t)
       : be_(&backend), W_(W), omega_(&omega), diag_add_(&diag_add), t_(&t) {}
   Index rows() const override { return W_.rows(); }
   void apply(const DeviceArray<double>& x, DeviceArray<double>& y) override {
@@ -56,25 +56,26 @@ class SeedOperator final : public LinearOperator {
 // The per-block kernel over a range of blocks on a host backend.
 class HostKernel final : public RangeKernel {
  public:
-  HostKernel(NcpFunction fn, const SeedBlock* blocks, const double* u, const double* r, const double* rho,
-             const double* diag_w, double proximal, const SeedRowsOut& out)
+  HostKernel(NcpFunction fn, const IndicatorBlock* blocks, const double* u, const double* r, const double* rho,
+             const double* diag_w, double proximal, const IndicatorRowsOut& out)
       : fn_(fn), blocks_(blocks), u_(u), r_(r), rho_(rho), diag_w_(diag_w), proximal_(proximal), out_(out) {}
   void operator()(std::size_t begin, std::size_t end) const override {
     for (std::size_t b = begin; b < end; ++b)
-      detail::seed_newton_block(fn_, blocks_[b], u_, r_, rho_, diag_w_, proximal_, out_);
+      detail::indicator_newton_block(fn_, blocks_[b], u_, r_, rho_, diag_w_, proximal_, out_);
   }
 
  private:
   NcpFunction fn_;
-  const SeedBlock* blocks_;
+  const IndicatorBlock* blocks_;
   const double *u_, *r_, *rho_, *diag_w_;
   double proximal_;
-  SeedRowsOut out_;
+  IndicatorRowsOut out_;
 };
 
 }  // namespace
 
-std::vector<double> seed_preconditioner(const std::vector<double>& diag_w, const std::vector<ConstraintBlock>& blocks) {
+std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
+                                             const std::vector<ConstraintBlock>& blocks) {
   std::vector<double> rho = diag_w;
   Index i = 0;
   for (const ConstraintBlock& b : blocks) {
@@ -86,14 +87,14 @@ std::vector<double> seed_preconditioner(const std::vector<double>& diag_w, const
   return rho;
 }
 
-struct SeedNewtonStep::Impl {
+struct IndicatorNewtonStep::Impl {
   Backend* be = nullptr;
-  SeedStepOptions options;
+  IndicatorStepOptions options;
   ConjugateResidual cr;
   DelassusRef W;  // set by prepare()
   std::size_t n_blocks = 0;
   std::vector<double> rho_host;
-  DeviceArray<SeedBlock> blocks;                  // (n_blocks) first row, law, mu
+  DeviceArray<IndicatorBlock> blocks;             // (n_blocks) first row, law, mu
   DeviceArray<double> rho, diag_w;                // (m) eq. (28) preconditioner, W_ii
   DeviceArray<double> omega, diag_add, inv_diag;  // (m) indicators and CR quantities
   DeviceArray<double> rhs, dr_open, y, dr, t;     // (m) right-hand side, steps, CR unknown, scratch
@@ -103,64 +104,64 @@ struct SeedNewtonStep::Impl {
                const std::vector<double>& rho);
 };
 
-SeedNewtonStep::SeedNewtonStep(Backend& backend, const SeedStepOptions& options)
+IndicatorNewtonStep::IndicatorNewtonStep(Backend& backend, const IndicatorStepOptions& options)
     : impl_(std::make_unique<Impl>(backend)) {
   require(options.cr_iterations >= 1,
-          "SeedNewtonStep: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
+          "IndicatorNewtonStep: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
-          "SeedNewtonStep: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
-  require(backend.runs_host_code() || (backend.name() == "cuda" && detail::have_cuda_seed_newton()),
-          "SeedNewtonStep: backend '" + backend.name() + "' (" + backend.execution_space() +
-              ") does not run host code and has no seed Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
+          "IndicatorNewtonStep: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
+  require(backend.runs_host_code() || (backend.name() == "cuda" && detail::have_cuda_indicator_newton()),
+          "IndicatorNewtonStep: backend '" + backend.name() + "' (" + backend.execution_space() +
+              ") does not run host code and has no indicator-Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
   impl_->options = options;
 }
 
-SeedNewtonStep::~SeedNewtonStep() = default;
+IndicatorNewtonStep::~IndicatorNewtonStep() = default;
 
-void SeedNewtonStep::prepare(const DeviceCsr& W, const std::vector<double>& diag_w,
-                             const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
-  require(W.rows == W.cols,
-          "SeedNewtonStep::prepare: W must be square, got " + std::to_string(W.rows) + " x " + std::to_string(W.cols));
+void IndicatorNewtonStep::prepare(const DeviceCsr& W, const std::vector<double>& diag_w,
+                                  const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
+  require(W.rows == W.cols, "IndicatorNewtonStep::prepare: W must be square, got " + std::to_string(W.rows) + " x " +
+                                std::to_string(W.cols));
   DelassusRef ref;
   ref.csr = &W;
   impl_->prepare(ref, diag_w, blocks, rho);
 }
 
-void SeedNewtonStep::prepare(LinearOperator& W, const std::vector<double>& diag_w,
-                             const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
+void IndicatorNewtonStep::prepare(LinearOperator& W, const std::vector<double>& diag_w,
+                                  const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
   DelassusRef ref;
   ref.op = &W;
   impl_->prepare(ref, diag_w, blocks, rho);
 }
 
-void SeedNewtonStep::Impl::prepare(const DelassusRef& W, const std::vector<double>& diag_w,
-                                   const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
+void IndicatorNewtonStep::Impl::prepare(const DelassusRef& W, const std::vector<double>& diag_w,
+                                        const std::vector<ConstraintBlock>& blocks, const std::vector<double>& rho) {
   Impl& m = *this;
   Backend& be = *m.be;
   const std::size_t n = static_cast<std::size_t>(W.rows());
-  require(diag_w.size() == n, "SeedNewtonStep::prepare: diag_w must have " + std::to_string(n) + " entries");
-  require(rho.empty() || rho.size() == n, "SeedNewtonStep::prepare: rho must be empty or have " + std::to_string(n) +
-                                              " entries, got " + std::to_string(rho.size()));
-  validate_blocks(blocks, W.rows(), "SeedNewtonStep::prepare");
-  std::vector<SeedBlock> kernel_blocks(blocks.size());
+  require(diag_w.size() == n, "IndicatorNewtonStep::prepare: diag_w must have " + std::to_string(n) + " entries");
+  require(rho.empty() || rho.size() == n, "IndicatorNewtonStep::prepare: rho must be empty or have " +
+                                              std::to_string(n) + " entries, got " + std::to_string(rho.size()));
+  validate_blocks(blocks, W.rows(), "IndicatorNewtonStep::prepare");
+  std::vector<IndicatorBlock> kernel_blocks(blocks.size());
   Index row = 0;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     require(blocks[b].kind != BlockKind::kContactBoxFriction,
-            "SeedNewtonStep::prepare: block " + std::to_string(b) +
+            "IndicatorNewtonStep::prepare: block " + std::to_string(b) +
                 " uses box friction, which the seed's indicators do not model; use a circular cone");
     kernel_blocks[b].row = row;
     kernel_blocks[b].mu = blocks[b].mu;
-    kernel_blocks[b].kind = blocks[b].kind == BlockKind::kBilateral    ? SeedKind::kBilateral
-                            : blocks[b].kind == BlockKind::kUnilateral ? SeedKind::kUnilateral
-                                                                       : SeedKind::kContact;
+    kernel_blocks[b].kind = blocks[b].kind == BlockKind::kBilateral    ? IndicatorKind::kBilateral
+                            : blocks[b].kind == BlockKind::kUnilateral ? IndicatorKind::kUnilateral
+                                                                       : IndicatorKind::kContact;
     row += block_size(blocks[b].kind);
   }
-  m.rho_host = rho.empty() ? seed_preconditioner(diag_w, blocks) : rho;
+  m.rho_host = rho.empty() ? indicator_preconditioner(diag_w, blocks) : rho;
   for (std::size_t i = 0; i < n; ++i) {
-    require(diag_w[i] > 0.0, "SeedNewtonStep::prepare: W(" + std::to_string(i) + ", " + std::to_string(i) +
+    require(diag_w[i] > 0.0, "IndicatorNewtonStep::prepare: W(" + std::to_string(i) + ", " + std::to_string(i) +
                                  ") is not positive; the complementarity preconditioner (eq. 28) needs W_ii > 0");
     require(m.rho_host[i] > 0.0 && std::isfinite(m.rho_host[i]),
-            "SeedNewtonStep::prepare: rho[" + std::to_string(i) + "] must be finite and > 0");
+            "IndicatorNewtonStep::prepare: rho[" + std::to_string(i) + "] must be finite and > 0");
   }
   m.W = W;
   m.n_blocks = blocks.size();
@@ -173,13 +174,13 @@ void SeedNewtonStep::Impl::prepare(const DelassusRef& W, const std::vector<doubl
   be.upload(diag_w.data(), n, m.diag_w);
 }
 
-Index SeedNewtonStep::rows() const { return impl_->W.rows(); }
-const DeviceArray<double>& SeedNewtonStep::dr() const { return impl_->dr; }
-const std::vector<double>& SeedNewtonStep::rho() const { return impl_->rho_host; }
+Index IndicatorNewtonStep::rows() const { return impl_->W.rows(); }
+const DeviceArray<double>& IndicatorNewtonStep::dr() const { return impl_->dr; }
+const std::vector<double>& IndicatorNewtonStep::rho() const { return impl_->rho_host; }
 
-void SeedNewtonStep::velocity(const DeviceArray<double>& q, const DeviceArray<double>& r, DeviceArray<double>& u) {
+void IndicatorNewtonStep::velocity(const DeviceArray<double>& q, const DeviceArray<double>& r, DeviceArray<double>& u) {
   Impl& m = *impl_;
-  require(m.W.csr != nullptr || m.W.op != nullptr, "SeedNewtonStep: prepare() was not called");
+  require(m.W.csr != nullptr || m.W.op != nullptr, "IndicatorNewtonStep: prepare() was not called");
   if (m.W.csr) {
     m.be->copy(q, u);
     m.be->spmv(1.0, *m.W.csr, Op::kNoTranspose, r, 1.0, u);
@@ -189,11 +190,12 @@ void SeedNewtonStep::velocity(const DeviceArray<double>& q, const DeviceArray<do
   }
 }
 
-KrylovResult SeedNewtonStep::direction(const DeviceArray<double>& u, const DeviceArray<double>& r, double proximal) {
+KrylovResult IndicatorNewtonStep::direction(const DeviceArray<double>& u, const DeviceArray<double>& r,
+                                            double proximal) {
   Impl& m = *impl_;
   Backend& be = *m.be;
-  require(m.W.csr != nullptr || m.W.op != nullptr, "SeedNewtonStep: prepare() was not called");
-  const SeedRowsOut out{m.omega.data(), m.diag_add.data(), m.inv_diag.data(), m.rhs.data(), m.dr_open.data()};
+  require(m.W.csr != nullptr || m.W.op != nullptr, "IndicatorNewtonStep: prepare() was not called");
+  const IndicatorRowsOut out{m.omega.data(), m.diag_add.data(), m.inv_diag.data(), m.rhs.data(), m.dr_open.data()};
   // Indicators, eqs. (46)-(57), one block per index, at (u, r).
   if (be.runs_host_code()) {
     const HostKernel kernel(m.options.function, m.blocks.data(), u.data(), r.data(), m.rho.data(), m.diag_w.data(),
@@ -201,15 +203,15 @@ KrylovResult SeedNewtonStep::direction(const DeviceArray<double>& u, const Devic
     be.for_each_range(m.n_blocks, kernel);
   } else {
     be.synchronize();  // inputs may still be in flight on the backend's stream
-    detail::seed_newton_blocks_cuda(m.options.function, m.blocks.data(), m.n_blocks, u.data(), r.data(), m.rho.data(),
-                                    m.diag_w.data(), proximal, out);
+    detail::indicator_newton_blocks_cuda(m.options.function, m.blocks.data(), m.n_blocks, u.data(), r.data(),
+                                         m.rho.data(), m.diag_w.data(), proximal, out);
   }
   // rhs = -phi_C - Omega W dr_O (decoupled rows' steps moved to the right-hand side).
   m.W.apply(be, m.dr_open, m.t);
   be.multiply(m.omega, m.t, m.t);
   be.axpby(-1.0, m.t, 1.0, m.rhs);
   be.fill(m.y, 0.0);
-  SeedOperator op(be, m.W, m.omega, m.diag_add, m.t);
+  IndicatorOperator op(be, m.W, m.omega, m.diag_add, m.t);
   KrylovOptions cr_options;
   cr_options.tolerance = m.options.cr_tolerance;
   cr_options.max_iterations = m.options.cr_iterations;
@@ -222,7 +224,7 @@ KrylovResult SeedNewtonStep::direction(const DeviceArray<double>& u, const Devic
   return result;
 }
 
-KrylovResult SeedNewtonStep::step(const DeviceArray<double>& q, DeviceArray<double>& r, DeviceArray<double>& u) {
+KrylovResult IndicatorNewtonStep::step(const DeviceArray<double>& q, DeviceArray<double>& r, DeviceArray<double>& u) {
   velocity(q, r, u);
   KrylovResult result = direction(u, r, 0.0);
   impl_->be->axpby(1.0, impl_->dr, 1.0, r);

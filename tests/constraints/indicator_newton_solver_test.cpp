@@ -1,8 +1,8 @@
 // The seed's non-smooth Newton with diagonal indicators and conjugate residual
-// (seed_newton_solver.hpp): closed-form single contacts, agreement with NewtonSolver and PGS on
+// (indicator_newton_solver.hpp): closed-form single contacts, agreement with NewtonSolver and PGS on
 // the random problems, the stick/slip threshold of a rigid block on a 10 degree incline, bitwise
 // equality across host backends, and clear failures.
-#include "sinew/constraints/seed_newton_solver.hpp"
+#include "sinew/constraints/indicator_newton_solver.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints::constraints_seed_newton_solver_test {
+namespace sinew::constraints::constraints_indicator_newton_solver_test {
 namespace {
 
 using testing::dense_to_csr;
@@ -40,17 +40,17 @@ DelassusProblem random_problem(unsigned seed, int contacts) {
   return to_delassus(g, mass);
 }
 
-SeedNewtonOptions seed_options(NcpFunction fn, double tolerance = 1e-8) {
-  SeedNewtonOptions o;
+IndicatorNewtonOptions indicator_options(NcpFunction fn, double tolerance = 1e-8) {
+  IndicatorNewtonOptions o;
   o.function = fn;
   o.stop.tolerance = tolerance;
   return o;
 }
 
-TEST(SeedNewton, SingleContactStickSlipAndSeparation) {
+TEST(IndicatorNewton, SingleContactStickSlipAndSeparation) {
   auto serial = make_backend("serial");
   for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
-    SeedNewtonSolver solver(*serial, seed_options(fn, 1e-12));
+    IndicatorNewtonSolver solver(*serial, indicator_options(fn, 1e-12));
     // Stick: m = 2, mu = 0.5, v_free = (0.5, 0, -2): r = m (2, -0.5, 0) with ||r_T|| = 1 < mu r_n = 2.
     Eigen::VectorXd r;
     SolverReport rep = solver.solve(particle(2.0, 0.5, 0.0, -2.0, 0.5), r);
@@ -78,7 +78,7 @@ TEST(SeedNewton, SingleContactStickSlipAndSeparation) {
 
 // The random problems of solvers_test (4-9 contacts, a unilateral and a bilateral row): the
 // seed's iteration reaches the same solution as exact Newton and PGS, and reports like them.
-TEST(SeedNewton, AgreesWithNewtonAndPgsOnRandomProblems) {
+TEST(IndicatorNewton, AgreesWithNewtonAndPgsOnRandomProblems) {
   auto serial = make_backend("serial");
   const double tol = 1e-10;
   for (unsigned seed = 1; seed <= 6; ++seed) {
@@ -98,12 +98,12 @@ TEST(SeedNewton, AgreesWithNewtonAndPgsOnRandomProblems) {
     // rank here, so the plain fixed-point iteration converges too.
     for (bool undamped : {false, true})
       for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
-        SeedNewtonOptions o = seed_options(fn, tol);
+        IndicatorNewtonOptions o = indicator_options(fn, tol);
         if (undamped) {
           o.line_search_steps = 0;
           o.proximal = 0.0;
         }
-        SeedNewtonSolver solver(*serial, o);
+        IndicatorNewtonSolver solver(*serial, o);
         Eigen::VectorXd r;
         const SolverReport rep = solver.solve(p, r);
         std::cout << "[figures] seed " << seed << " " << solver.name() << (undamped ? " undamped" : "") << ": "
@@ -159,7 +159,7 @@ Incline incline(double mu) {
   return s;
 }
 
-TEST(SeedNewton, StickSlipThresholdOnATenDegreeIncline) {
+TEST(IndicatorNewton, StickSlipThresholdOnATenDegreeIncline) {
   auto serial = make_backend("serial");
   const double theta = 10.0 * 3.14159265358979323846 / 180.0, g = 9.81, h = 0.01;
   const double mu_star = std::tan(theta);  // 0.17632698...
@@ -167,7 +167,7 @@ TEST(SeedNewton, StickSlipThresholdOnATenDegreeIncline) {
     for (double dmu : {-0.001, 0.001}) {
       const Incline s = incline(mu_star + dmu);
       // 1e-8 (of ||q|| ~ 0.1): r to ~1e-9, far below the 1e-4 m/s that separates the answers.
-      SeedNewtonSolver solver(*serial, seed_options(fn, 1e-8));
+      IndicatorNewtonSolver solver(*serial, indicator_options(fn, 1e-8));
       Eigen::VectorXd r;
       const SolverReport rep = solver.solve(s.problem, r);
       std::cout << "[figures] incline mu* " << (dmu > 0 ? "+" : "-") << " 0.001 " << solver.name() << ": "
@@ -186,14 +186,14 @@ TEST(SeedNewton, StickSlipThresholdOnATenDegreeIncline) {
 // Bitwise determinism: the same input gives the same bits run after run, and every host backend
 // (tbb, kokkos where usable, any thread count) gives the serial backend's bits, because the
 // indicator kernel is per-block and the backends' reductions have a fixed order.
-TEST(SeedNewton, HostBackendsGiveBitwiseIdenticalIterates) {
+TEST(IndicatorNewton, HostBackendsGiveBitwiseIdenticalIterates) {
   const DelassusProblem p = random_problem(9, 8);
   for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
     // Iteration counts, the error history and r, run twice on each backend.
     auto solve = [&](Backend& backend) {
       std::vector<double> out;
       for (int repeat = 0; repeat < 2; ++repeat) {
-        SeedNewtonSolver solver(backend, seed_options(fn));
+        IndicatorNewtonSolver solver(backend, indicator_options(fn));
         Eigen::VectorXd r;
         const SolverReport rep = solver.solve(p, r);
         EXPECT_TRUE(rep.converged()) << rep.message;
@@ -206,17 +206,17 @@ TEST(SeedNewton, HostBackendsGiveBitwiseIdenticalIterates) {
     const std::vector<double> twice = solve(*make_backend("serial"));
     const std::size_t half = twice.size() / 2;
     EXPECT_TRUE(std::equal(twice.begin(), twice.begin() + half, twice.begin() + half)) << "serial run to run";
-    test::expect_host_backends_bitwise_equal(solve, "seed Newton", {1, 2, 3});
+    test::expect_host_backends_bitwise_equal(solve, "indicator-Newton", {1, 2, 3});
   }
 }
 
-TEST(SeedNewton, FailuresAreReportedAndBadOptionsAreErrors) {
+TEST(IndicatorNewton, FailuresAreReportedAndBadOptionsAreErrors) {
   auto serial = make_backend("serial");
   const DelassusProblem p = random_problem(3, 6);
-  SeedNewtonOptions o = seed_options(NcpFunction::kFischerBurmeister, 1e-14);
+  IndicatorNewtonOptions o = indicator_options(NcpFunction::kFischerBurmeister, 1e-14);
   o.stop.max_iterations = 2;
   o.line_search_steps = 0;  // undamped: one CR solve (at most cr_iterations) per step
-  SeedNewtonSolver short_solver(*serial, o);
+  IndicatorNewtonSolver short_solver(*serial, o);
   Eigen::VectorXd r;
   const SolverReport rep = short_solver.solve(p, r);
   EXPECT_EQ(rep.status, SolverStatus::kNotConverged);
@@ -230,35 +230,35 @@ TEST(SeedNewton, FailuresAreReportedAndBadOptionsAreErrors) {
   DelassusProblem zero = particle(1.0, 0.0, 0.0, -1.0, 0.5);
   zero.W = dense_to_csr(Eigen::Matrix3d::Zero());
   r.resize(0);
-  const SolverReport failed = SeedNewtonSolver(*serial).solve(zero, r);
+  const SolverReport failed = IndicatorNewtonSolver(*serial).solve(zero, r);
   EXPECT_EQ(failed.status, SolverStatus::kFailed);
   EXPECT_NE(failed.message.find("W(0, 0)"), std::string::npos) << failed.message;
   // Unsupported kinds and bad options are clear errors.
   DelassusProblem box = particle(1.0, 0.0, 0.0, -1.0, 0.5);
   box.blocks[0].kind = BlockKind::kContactBoxFriction;
   r.resize(0);
-  EXPECT_THROW(SeedNewtonSolver(*serial).solve(box, r), Error);
-  SeedNewtonOptions bad;
+  EXPECT_THROW(IndicatorNewtonSolver(*serial).solve(box, r), Error);
+  IndicatorNewtonOptions bad;
   bad.cr_iterations = 0;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
   bad.cr_tolerance = -1.0;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
   bad.stop.max_iterations = 0;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
   bad.proximal = -1.0;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
   bad.proximal_growth = 0.5;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
   bad.line_search_steps = -1;
-  EXPECT_THROW(SeedNewtonSolver(*serial, bad), Error);
-  EXPECT_EQ(SeedNewtonSolver(*serial, seed_options(NcpFunction::kMinMap)).name(), "newton-cr-minmap");
-  EXPECT_EQ(SeedNewtonSolver(*serial).name(), "newton-cr-fb");
+  EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
+  EXPECT_EQ(IndicatorNewtonSolver(*serial, indicator_options(NcpFunction::kMinMap)).name(), "newton-cr-minmap");
+  EXPECT_EQ(IndicatorNewtonSolver(*serial).name(), "newton-cr-fb");
 }
 
 }  // namespace
-}  // namespace sinew::constraints::constraints_seed_newton_solver_test
+}  // namespace sinew::constraints::constraints_indicator_newton_solver_test

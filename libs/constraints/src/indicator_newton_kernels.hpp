@@ -1,34 +1,34 @@
-// The per-block kernel of SeedNewtonSolver (seed_newton_solver.cpp), private to constraints: one
+// The per-block kernel of IndicatorNewtonSolver (indicator_newton_solver.cpp), private to constraints: one
 // SINEW_HD function shared by the host backends (through Backend::for_each_range) and the CUDA
-// kernel (seed_newton_cuda.cu), and the CUDA entry point.
+// kernel (indicator_newton_cuda.cu), and the CUDA entry point.
 #pragma once
 
 #include <cstddef>
 
-#include "sinew/constraints/seed_indicators.hpp"
+#include "sinew/constraints/ncp_indicators.hpp"
 #include "sinew/core/config.hpp"
 
 namespace sinew::constraints::detail {
 
 /// Law of a block as the kernel sees it: BlockKind without its Eigen-bound header, so that nvcc
 /// compiles this file without Eigen (box friction is rejected before).
-enum class SeedKind : int { kBilateral, kUnilateral, kContact };
+enum class IndicatorKind : int { kBilateral, kUnilateral, kContact };
 
 /// One row block as the kernel sees it (plain data, uploaded once per solve).
-struct SeedBlock {
-  Index row = 0;                         ///< first row
-  SeedKind kind = SeedKind::kBilateral;  ///< law
-  double mu = 0.0;                       ///< friction coefficient (contacts)
+struct IndicatorBlock {
+  Index row = 0;                                   ///< first row
+  IndicatorKind kind = IndicatorKind::kBilateral;  ///< law
+  double mu = 0.0;                                 ///< friction coefficient (contacts)
 };
 
 /// Rows whose indicator omega is below this are solved as decoupled (dr_i = -phi_i / e_i). Only
 /// FB rows reach (0, 1e-8): omega = 1 - u / S ~ (rho r / u)^2 / 2 for a nearly open row, whose
 /// e is then ~ rho, so the dropped term omega (W dr)_i is ~1e-8 of e dr_i (an inexact-Newton
 /// perturbation), while keeping it would make y = dr / omega overflow as omega underflows.
-constexpr double kSeedOmegaFloor = 1e-8;
+constexpr double kIndicatorOmegaFloor = 1e-8;
 
-/// Where the kernel writes, each (m) by row: see seed_newton_solver.hpp for the maths.
-struct SeedRowsOut {
+/// Where the kernel writes, each (m) by row: see indicator_newton_solver.hpp for the maths.
+struct IndicatorRowsOut {
   double* omega;     ///< indicator, 0 on decoupled rows
   double* diag_add;  ///< e omega on coupled rows, 1 on decoupled rows (the operator's diagonal term)
   double* inv_diag;  ///< CR preconditioner 1 / (omega^2 W_ii + e omega), 1 on decoupled rows
@@ -39,9 +39,9 @@ struct SeedRowsOut {
 /// Stores row @p i with value @p phi and indicators @p omega, @p e (>= 0; e > 0 whenever omega
 /// is below the floor: min-map open rows have e = rho, FB rows e >= (2 - sqrt2 - omega) rho,
 /// inactive friction e = 1).
-SINEW_HD void seed_store_row(Index i, double phi, double omega, double e, double w_ii, double shift,
-                             const SeedRowsOut& out) {
-  if (omega > kSeedOmegaFloor) {
+SINEW_HD void indicator_store_row(Index i, double phi, double omega, double e, double w_ii, double shift,
+                                  const IndicatorRowsOut& out) {
+  if (omega > kIndicatorOmegaFloor) {
     e += shift;
     out.omega[i] = omega;
     out.diag_add[i] = e * omega;
@@ -59,29 +59,31 @@ SINEW_HD void seed_store_row(Index i, double phi, double omega, double e, double
 
 /// Indicators and CR quantities of one block at (u, r): (m) arrays u, r, rho (eq. (28)'s
 /// preconditioner per row) and diag_w (W_ii).
-SINEW_HD void seed_newton_block(NcpFunction fn, const SeedBlock& b, const double* u, const double* r, const double* rho,
-                                const double* diag_w, double proximal, const SeedRowsOut& out) {
+SINEW_HD void indicator_newton_block(NcpFunction fn, const IndicatorBlock& b, const double* u, const double* r,
+                                     const double* rho, const double* diag_w, double proximal,
+                                     const IndicatorRowsOut& out) {
   const Index i = b.row;
-  if (b.kind == SeedKind::kBilateral) {  // phi = u: omega = 1, e = 0 (eq. (15b) with E_b = 0)
-    seed_store_row(i, u[i], 1.0, 0.0, diag_w[i], proximal * rho[i], out);
-  } else if (b.kind == SeedKind::kUnilateral) {
-    SeedRow row;
-    seed_unilateral(fn, u[i], r[i], rho[i], row);
-    seed_store_row(i, row.phi, row.omega, row.e, diag_w[i], proximal * rho[i], out);
+  if (b.kind == IndicatorKind::kBilateral) {  // phi = u: omega = 1, e = 0 (eq. (15b) with E_b = 0)
+    indicator_store_row(i, u[i], 1.0, 0.0, diag_w[i], proximal * rho[i], out);
+  } else if (b.kind == IndicatorKind::kUnilateral) {
+    IndicatorRow row;
+    indicator_unilateral(fn, u[i], r[i], rho[i], row);
+    indicator_store_row(i, row.phi, row.omega, row.e, diag_w[i], proximal * rho[i], out);
   } else {  // kContact (box friction is rejected before)
-    SeedContact c;
-    seed_contact(fn, u + i, r + i, b.mu, rho[i], rho[i + 1], c);
+    IndicatorContact c;
+    indicator_contact(fn, u + i, r + i, b.mu, rho[i], rho[i + 1], c);
     for (int k = 0; k < 3; ++k)
-      seed_store_row(i + k, c.phi[k], c.omega[k], c.e[k], diag_w[i + k], proximal * rho[i + k], out);
+      indicator_store_row(i + k, c.phi[k], c.omega[k], c.e[k], diag_w[i + k], proximal * rho[i + k], out);
   }
 }
 
 /// True when constraints was built with its CUDA kernels.
-bool have_cuda_seed_newton();
+bool have_cuda_indicator_newton();
 
-/// seed_newton_block() for @p n blocks on the GPU; every pointer is device memory. Waits for the
+/// indicator_newton_block() for @p n blocks on the GPU; every pointer is device memory. Waits for the
 /// kernel and throws sinew::Error on a CUDA error.
-void seed_newton_blocks_cuda(NcpFunction fn, const SeedBlock* blocks, std::size_t n, const double* u, const double* r,
-                             const double* rho, const double* diag_w, double proximal, const SeedRowsOut& out);
+void indicator_newton_blocks_cuda(NcpFunction fn, const IndicatorBlock* blocks, std::size_t n, const double* u,
+                                  const double* r, const double* rho, const double* diag_w, double proximal,
+                                  const IndicatorRowsOut& out);
 
 }  // namespace sinew::constraints::detail

@@ -1,4 +1,4 @@
-#include "sinew/constraints/seed_newton_solver.hpp"
+#include "sinew/constraints/indicator_newton_solver.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "seed_newton_kernels.hpp"
+#include "indicator_newton_kernels.hpp"
+#include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/constraints/seed_newton_step.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
@@ -17,53 +17,53 @@ namespace sinew::constraints {
 
 namespace {}  // namespace
 
-SeedNewtonSolver::SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options)
+IndicatorNewtonSolver::IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options)
     : backend_(&backend), options_(options) {
-  require(options.stop.max_iterations >= 1,
-          "SeedNewtonSolver: stop.max_iterations must be >= 1, got " + std::to_string(options.stop.max_iterations));
+  require(options.stop.max_iterations >= 1, "IndicatorNewtonSolver: stop.max_iterations must be >= 1, got " +
+                                                std::to_string(options.stop.max_iterations));
   require(options.stop.tolerance >= 0.0 && std::isfinite(options.stop.tolerance),
-          "SeedNewtonSolver: stop.tolerance must be finite and >= 0");
+          "IndicatorNewtonSolver: stop.tolerance must be finite and >= 0");
   require(options.cr_iterations >= 1,
-          "SeedNewtonSolver: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
+          "IndicatorNewtonSolver: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
   require(options.line_search_steps >= 0,
-          "SeedNewtonSolver: line_search_steps must be >= 0, got " + std::to_string(options.line_search_steps));
+          "IndicatorNewtonSolver: line_search_steps must be >= 0, got " + std::to_string(options.line_search_steps));
   require(options.proximal >= 0.0 && std::isfinite(options.proximal),
-          "SeedNewtonSolver: proximal must be finite and >= 0");
+          "IndicatorNewtonSolver: proximal must be finite and >= 0");
   require(options.proximal_growth >= 1.0 && std::isfinite(options.proximal_growth),
-          "SeedNewtonSolver: proximal_growth must be finite and >= 1");
+          "IndicatorNewtonSolver: proximal_growth must be finite and >= 1");
   require(options.proximal_range >= 1.0 && std::isfinite(options.proximal_range),
-          "SeedNewtonSolver: proximal_range must be finite and >= 1");
+          "IndicatorNewtonSolver: proximal_range must be finite and >= 1");
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
-          "SeedNewtonSolver: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
+          "IndicatorNewtonSolver: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
   const bool host = backend.runs_host_code();
-  require(host || (backend.name() == "cuda" && detail::have_cuda_seed_newton()),
-          "SeedNewtonSolver: backend '" + backend.name() + "' (" + backend.execution_space() +
-              ") does not run host code and has no seed Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
-  step_ = std::make_unique<SeedNewtonStep>(
-      backend, SeedStepOptions{options.function, options.cr_iterations, options.cr_tolerance});
+  require(host || (backend.name() == "cuda" && detail::have_cuda_indicator_newton()),
+          "IndicatorNewtonSolver: backend '" + backend.name() + "' (" + backend.execution_space() +
+              ") does not run host code and has no indicator-Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
+  step_ = std::make_unique<IndicatorNewtonStep>(
+      backend, IndicatorStepOptions{options.function, options.cr_iterations, options.cr_tolerance});
 }
 
-SeedNewtonSolver::~SeedNewtonSolver() = default;
+IndicatorNewtonSolver::~IndicatorNewtonSolver() = default;
 
-std::string SeedNewtonSolver::name() const {
+std::string IndicatorNewtonSolver::name() const {
   return options_.function == NcpFunction::kMinMap ? "newton-cr-minmap" : "newton-cr-fb";
 }
 
-void SeedNewtonSolver::check_supported(const DelassusProblem& problem) const {
+void IndicatorNewtonSolver::check_supported(const DelassusProblem& problem) const {
   for (std::size_t b = 0; b < problem.blocks.size(); ++b)
     require(problem.blocks[b].kind != BlockKind::kContactBoxFriction,
             name() + ": block " + std::to_string(b) +
                 " uses box friction, which the seed's indicators do not model; use PgsSolver or a circular cone");
 }
 
-SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
+SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   SolverReport report;
   Backend& be = *backend_;
   const Index m = p.rows();
   const std::size_t n = static_cast<std::size_t>(m);
 
   // diag(W); eq. (28)'s preconditioner rho (FCLIB scaling, as NewtonSolver) is derived from it by
-  // SeedNewtonStep::prepare: W_jj for normal and unilateral rows, the tangent mean for friction rows.
+  // IndicatorNewtonStep::prepare: W_jj for normal and unilateral rows, the tangent mean for friction rows.
   std::vector<double> diag_w(n, 0.0);
   for (Index i = 0; i < m; ++i)
     for (Index k = p.W.row_ptr[i]; k < p.W.row_ptr[i + 1]; ++k)
@@ -112,7 +112,7 @@ SolverReport SeedNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorX
     update_u();
     return natural_map_error(p, r, u).relative;
   };
-  // Levenberg-Marquardt factor of the proximal shift (SeedNewtonOptions::proximal_growth).
+  // Levenberg-Marquardt factor of the proximal shift (IndicatorNewtonOptions::proximal_growth).
   double lambda = options_.proximal;
   const double lambda_max = options_.proximal * options_.proximal_range;
   for (int it = 0; it < options_.stop.max_iterations; ++it) {

@@ -1,6 +1,6 @@
 /// @file
 /// @brief The realtime hyperelastic paper's own non-smooth Newton step (Sec. 5.2-5.4,
-/// Algorithm 3's inner solve): DIAGONAL non-smooth indicators (eq. (25), seed_indicators.hpp),
+/// Algorithm 3's inner solve): DIAGONAL non-smooth indicators (eq. (25), ncp_indicators.hpp),
 /// the symmetric Schur complement Omega W Omega^T + E (eq. (26)) with W formed once, the
 /// complementarity preconditioner from diag(W) (eq. (28)) and a few conjugate-residual
 /// iterations per step, all on a Backend.
@@ -38,21 +38,21 @@
 ///    diagonal, the matrix symmetric): it picks, among the steps of a singular Omega W Omega, one
 ///    close to the current r, and it vanishes with the error; c adapts like Levenberg-Marquardt
 ///    (grows after a damped or failed step, shrinks after a full one, restarts when capped).
-/// SeedNewtonOptions with line_search_steps = 0 and proximal = 0 is the seed's undamped iteration.
+/// IndicatorNewtonOptions with line_search_steps = 0 and proximal = 0 is the seed's undamped iteration.
 #pragma once
 
 #include <memory>
 
 #include "sinew/constraints/constraint_solver.hpp"
-#include "sinew/constraints/seed_newton_step.hpp"
+#include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/krylov.hpp"
 
 namespace sinew::constraints {
 
-/// Options of SeedNewtonSolver; the file comment explains the globalization, and docs/benchmarks.md
+/// Options of IndicatorNewtonSolver; the file comment explains the globalization, and docs/benchmarks.md
 /// ("Why the defaults are what they are") gives the measurements behind each default.
-struct SeedNewtonOptions {
+struct IndicatorNewtonOptions {
   /// Tolerance on the natural-map error and limit of Newton steps: 2000, not NewtonSolver's 100,
   /// because the fixed-point friction converges only linearly.
   ConstraintSolverOptions stop{1e-8, 2000};
@@ -80,7 +80,7 @@ struct SeedNewtonOptions {
 };
 
 /// The seed's non-smooth Newton with diagonal indicators and conjugate residual (file comment):
-/// a loop of SeedNewtonStep directions (seed_newton_step.hpp) with the globalization above.
+/// a loop of IndicatorNewtonStep directions (indicator_newton_step.hpp) with the globalization above.
 /// Per step, on the backend given at construction: one per-block kernel (for_each_range on host
 /// backends, a CUDA kernel of the same SINEW_HD functions on "cuda") evaluates phi, omega, e and
 /// the CR quantities; CR runs on the operator y -> Omega W Omega y + (E Omega) y with W uploaded
@@ -90,14 +90,14 @@ struct SeedNewtonOptions {
 /// bilateral, unilateral and circular-cone contact blocks; needs W_ii > 0 (eq. (28)).
 /// Deterministic: the backends' reductions have a fixed order, so serial and tbb give the same
 /// bits. report.inner_iterations counts CR iterations.
-class SeedNewtonSolver final : public ConstraintSolver {
+class IndicatorNewtonSolver final : public ConstraintSolver {
  public:
   /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options
   /// (max_iterations or cr_iterations < 1, tolerance, proximal or line_search_steps < 0,
   /// proximal_growth or proximal_range < 1, cr_tolerance outside [0, 1)) or a backend that runs
   /// no host code and has no CUDA kernel. solve() throws for box-friction blocks.
-  explicit SeedNewtonSolver(Backend& backend, const SeedNewtonOptions& options = {});
-  ~SeedNewtonSolver() override;
+  explicit IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options = {});
+  ~IndicatorNewtonSolver() override;
   /// "newton-cr-fb" or "newton-cr-minmap".
   std::string name() const override;
 
@@ -107,8 +107,8 @@ class SeedNewtonSolver final : public ConstraintSolver {
 
  private:
   Backend* backend_;
-  SeedNewtonOptions options_;
-  std::unique_ptr<SeedNewtonStep> step_;  // the per-step machinery (seed_newton_step.hpp)
+  IndicatorNewtonOptions options_;
+  std::unique_ptr<IndicatorNewtonStep> step_;  // the per-step machinery (indicator_newton_step.hpp)
 };
 
 }  // namespace sinew::constraints

@@ -1,9 +1,9 @@
-// SeedNewtonStep (seed_newton_step.hpp), the per-step machinery shared by SeedNewtonSolver and the
+// IndicatorNewtonStep (indicator_newton_step.hpp), the per-step machinery shared by IndicatorNewtonSolver and the
 // constrained local-global integrator: k undamped steps are bitwise the undamped solver's k
 // iterations, W given as an operator (a product of factors) takes the same steps as W stored to
 // rounding, a custom preconditioner rho changes the path but not the closed-form solution, and bad
 // input to prepare() is named.
-#include "sinew/constraints/seed_newton_step.hpp"
+#include "sinew/constraints/indicator_newton_step.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,13 +14,13 @@
 
 #include "expect_error.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/constraints/seed_newton_solver.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
-namespace sinew::constraints::constraints_seed_newton_step_test {
+namespace sinew::constraints::constraints_indicator_newton_step_test {
 namespace {
 
 std::vector<double> diagonal(const CsrMatrix& W) {
@@ -31,22 +31,22 @@ std::vector<double> diagonal(const CsrMatrix& W) {
   return d;
 }
 
-TEST(SeedNewtonStep, UndampedStepsAreTheUndampedSolversIterations) {
+TEST(IndicatorNewtonStep, UndampedStepsAreTheUndampedSolversIterations) {
   const GlobalProblem g = testing::random_global(7, testing::mixed_blocks(7, 6), 30);
   EigenLdltSolver mass;
   const DelassusProblem p = to_delassus(g, mass);
   auto backend = make_backend("serial");
   for (NcpFunction fn : {NcpFunction::kFischerBurmeister, NcpFunction::kMinMap}) {
-    SeedNewtonOptions o;
+    IndicatorNewtonOptions o;
     o.function = fn;
     o.line_search_steps = 0;  // the seed's undamped iteration
     o.proximal = 0.0;
     o.stop = {0.0, 7};
-    SeedNewtonSolver solver(*backend, o);
+    IndicatorNewtonSolver solver(*backend, o);
     Eigen::VectorXd r_solver = Eigen::VectorXd::Zero(p.rows());
     solver.solve(p, r_solver);
 
-    SeedNewtonStep step(*backend, SeedStepOptions{fn, o.cr_iterations, 0.0});
+    IndicatorNewtonStep step(*backend, IndicatorStepOptions{fn, o.cr_iterations, 0.0});
     const DeviceCsr W = to_device(*backend, p.W);
     step.prepare(W, diagonal(p.W), p.blocks);
     DeviceArray<double> q = backend->upload(std::vector<double>(p.q.data(), p.q.data() + p.rows()));
@@ -64,13 +64,13 @@ TEST(SeedNewtonStep, UndampedStepsAreTheUndampedSolversIterations) {
 // to 1e-8 within 60 steps (1 x: 6 steps), while 5 x W_ii (the kind of over-estimate the mass
 // inverse makes on stiff bodies, Sec. 7.5) makes the fixed-point friction overshoot the cone
 // every step: measured |r_t1 + 0.5| = 0.026 after 60 steps and 0.015 after 300.
-TEST(SeedNewtonStep, CustomPreconditionerChangesThePathNotTheSolution) {
+TEST(IndicatorNewtonStep, CustomPreconditionerChangesThePathNotTheSolution) {
   const std::vector<ConstraintBlock> blocks{{BlockKind::kContact, 0.5}};
   auto backend = make_backend("serial");
   const DeviceCsr W = to_device(*backend, testing::dense_to_csr(Eigen::Matrix3d::Identity()));
   DeviceArray<double> q = backend->upload(std::vector<double>{-1.0, 2.0, 0.0});
   for (double factor : {0.2, 0.5, 1.0, 2.0, 5.0}) {
-    SeedNewtonStep step(*backend);
+    IndicatorNewtonStep step(*backend);
     step.prepare(W, {1.0, 1.0, 1.0}, blocks, {factor, factor, factor});
     EXPECT_EQ(step.rho()[1], factor);
     DeviceArray<double> r = backend->allocate<double>(3), u = backend->allocate<double>(3);
@@ -85,7 +85,7 @@ TEST(SeedNewtonStep, CustomPreconditionerChangesThePathNotTheSolution) {
       EXPECT_GT(std::abs(rh[1] + 0.5), 1e-2) << "the over-estimated rho still oscillates";
     }
   }
-  EXPECT_EQ(seed_preconditioner({1.0, 2.0, 4.0}, blocks), (std::vector<double>{1.0, 3.0, 3.0}));
+  EXPECT_EQ(indicator_preconditioner({1.0, 2.0, 4.0}, blocks), (std::vector<double>{1.0, 3.0, 3.0}));
 }
 
 // W = B^T B applied through B (upper Cholesky factor of a mixed-block problem's W, stored as B
@@ -108,7 +108,7 @@ class FactoredW final : public LinearOperator {
   DeviceArray<double> t_;
 };
 
-TEST(SeedNewtonStep, OperatorFormTakesTheStoredMatrixsSteps) {
+TEST(IndicatorNewtonStep, OperatorFormTakesTheStoredMatrixsSteps) {
   const GlobalProblem g = testing::random_global(11, testing::mixed_blocks(11, 6), 30);
   EigenLdltSolver mass;
   const DelassusProblem p = to_delassus(g, mass);
@@ -123,7 +123,7 @@ TEST(SeedNewtonStep, OperatorFormTakesTheStoredMatrixsSteps) {
   for (NcpFunction fn : {NcpFunction::kFischerBurmeister, NcpFunction::kMinMap}) {
     std::vector<double> results[2], first_step;
     for (int form = 0; form < 2; ++form) {
-      SeedNewtonStep step(*backend, SeedStepOptions{fn, 10, 0.0});
+      IndicatorNewtonStep step(*backend, IndicatorStepOptions{fn, 10, 0.0});
       if (form == 0)
         step.prepare(W, diagonal(p.W), p.blocks);
       else
@@ -150,17 +150,18 @@ TEST(SeedNewtonStep, OperatorFormTakesTheStoredMatrixsSteps) {
   }
 }
 
-TEST(SeedNewtonStep, BadInputIsNamed) {
+TEST(IndicatorNewtonStep, BadInputIsNamed) {
   auto backend = make_backend("serial");
   const DeviceCsr W = to_device(*backend, testing::dense_to_csr(Eigen::Matrix3d::Identity()));
-  SeedNewtonStep step(*backend);
+  IndicatorNewtonStep step(*backend);
   const std::vector<ConstraintBlock> contact{{BlockKind::kContact, 0.5}};
   EXPECT_SINEW_ERROR(step.prepare(W, {1.0, 1.0, 1.0}, contact, {1.0, 0.0, 1.0}), "rho[1]");
   EXPECT_SINEW_ERROR(step.prepare(W, {1.0, -1.0, 1.0}, contact), "W(1, 1)");
   EXPECT_SINEW_ERROR(step.prepare(W, {1.0, 1.0, 1.0}, {{BlockKind::kContactBoxFriction, 0.5}}), "box friction");
   EXPECT_SINEW_ERROR(step.prepare(W, {1.0, 1.0}, contact), "diag_w");
-  EXPECT_SINEW_ERROR(SeedNewtonStep(*backend, SeedStepOptions{NcpFunction::kMinMap, 0, 0.0}), "cr_iterations");
+  EXPECT_SINEW_ERROR(IndicatorNewtonStep(*backend, IndicatorStepOptions{NcpFunction::kMinMap, 0, 0.0}),
+                     "cr_iterations");
 }
 
 }  // namespace
-}  // namespace sinew::constraints::constraints_seed_newton_step_test
+}  // namespace sinew::constraints::constraints_indicator_newton_step_test

@@ -135,11 +135,11 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
   if (r.warned_steps > 0)
     std::fprintf(stderr, "sinew %s: warning: %ld step%s accepted with a warning (first: %s); see run.csv\n",
                  command.c_str(), r.warned_steps, r.warned_steps == 1 ? " was" : "s were", r.first_warning.c_str());
-  if (r.status == scene::RunResult::Status::failed) {
+  if (r.status == scene::RunResult::Status::kFailed) {
     std::fprintf(stderr, "sinew %s: %s: %s\n", command.c_str(), source.c_str(), r.message.c_str());
     return 1;
   }
-  if (r.status == scene::RunResult::Status::stopped) {
+  if (r.status == scene::RunResult::Status::kStopped) {
     if (r.checkpoints.empty())
       std::fprintf(stderr, "sinew %s: interrupted at step %ld; no checkpoint written (--checkpoint-every N)\n",
                    command.c_str(), r.last_step);

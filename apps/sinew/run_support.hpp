@@ -55,9 +55,9 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
 inline void print_summary(const scene::RunResult& r, const std::filesystem::path& out, long steps_now) {
   const long done = r.last_step - r.first_step;
   std::printf("%s: steps %ld -> %ld in %.2f s (%.3g ms/step)\n",
-              r.status == scene::RunResult::Status::completed ? "done"
-              : r.status == scene::RunResult::Status::stopped ? "stopped"
-                                                              : "failed",
+              r.status == scene::RunResult::Status::kCompleted ? "done"
+              : r.status == scene::RunResult::Status::kStopped ? "stopped"
+                                                               : "failed",
               r.first_step, steps_now, r.wall_seconds,
               done > 0 ? 1e3 * r.wall_seconds / static_cast<double>(done) : 0.0);
   std::printf("wrote %s/\n", out.string().c_str());

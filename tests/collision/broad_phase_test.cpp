@@ -45,7 +45,7 @@ TEST_P(BroadPhaseByName, SelfPairsMatchAllPairsOnRandomScenes) {
     const int n = rng.integer(0, 600);
     const double margin = scene % 3 == 0 ? 0.0 : rng.uniform(0, 0.2);
     const auto boxes = random_boxes(rng, n, 2.0, rng.uniform(0.01, 0.6));
-    auto bp = make_broad_phase(GetParam(), BroadPhaseParams{rng.integer(1, 8), 2.0, 0.0});
+    auto bp = make_broad_phase(GetParam(), BroadPhaseOptions{rng.integer(1, 8), 2.0, 0.0});
     bp->build(boxes);
     const auto expected = brute_self(boxes, margin);
     EXPECT_EQ(bp->self_pairs(margin), expected) << "scene " << scene << " n " << n;
@@ -180,8 +180,8 @@ INSTANTIATE_TEST_SUITE_P(Collision, BroadPhaseByName, ::testing::Values("bvh", "
 
 TEST(BroadPhase, FactoryAndHelpersCheckTheirInput) {
   EXPECT_SINEW_ERROR(make_broad_phase("octree"), "unknown broad phase 'octree'", "\"bvh\"", "\"hash\"");
-  EXPECT_SINEW_ERROR(make_broad_phase("bvh", BroadPhaseParams{0, 2.0, 0.0}), "leaf_size");
-  EXPECT_SINEW_ERROR(make_broad_phase("hash", BroadPhaseParams{4, 2.0, -1.0}), "cell_size");
+  EXPECT_SINEW_ERROR(make_broad_phase("bvh", BroadPhaseOptions{0, 2.0, 0.0}), "leaf_size");
+  EXPECT_SINEW_ERROR(make_broad_phase("hash", BroadPhaseOptions{4, 2.0, -1.0}), "cell_size");
   const std::vector<Vec3> x{v3::make(0, 0, 0), v3::make(1, 0, 0), v3::make(0, 1, 0)};
   EXPECT_SINEW_ERROR(triangle_boxes(x, {{0, 1, 2}, {0, 1, 3}}), "triangle 1", "vertex index 3", "[0, 3)");
   EXPECT_SINEW_ERROR(edge_boxes(x, {{0, -1}}), "edge 0", "vertex index -1");
@@ -251,7 +251,7 @@ TEST(Bvh, TreeInvariantsAndRefitQuality) {
   bvh.query(boxes[17], 0.0, hits);
   EXPECT_NE(std::find(hits.begin(), hits.end(), 17), hits.end());
   EXPECT_SINEW_ERROR(bvh.refit({}), "expected 5000 boxes");
-  EXPECT_SINEW_ERROR(bvh.build(boxes, BvhParams{0}), "leaf_size");
+  EXPECT_SINEW_ERROR(bvh.build(boxes, BvhOptions{0}), "leaf_size");
 }
 
 }  // namespace

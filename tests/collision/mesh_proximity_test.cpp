@@ -142,7 +142,7 @@ TEST(MeshProximity, MatchesTheBruteForceOracleOnRandomScenes) {
     const MeshInstance ma{0, &a.x, &a.tri}, mb{1, &b.x, &b.tri, Index(a.x.size())};
     for (const char* broad : {"bvh", "hash"}) {
       ContactSet cs;
-      make_narrow_phase("table", NarrowPhaseParams{broad, {}})->mesh_mesh_contacts(ma, mb, margin, cs);
+      make_narrow_phase("table", NarrowPhaseOptions{broad, {}})->mesh_mesh_contacts(ma, mb, margin, cs);
       const auto expected = test::brute_mesh(a, b, false, margin);
       EXPECT_EQ(test::keys_of(cs, a, b, false), expected) << "scene " << scene << " " << broad;
       test::expect_closest_features_covered(cs, a, b, false, margin);

@@ -60,7 +60,7 @@ TEST(NarrowPhaseAllocation, NoAllocationAfterTheFirstCallWithUnchangedTopology) 
   const MeshInstance ma{0, &a.x, &a.tri}, mb{1, &b.x, &b.tri, Index(a.x.size())}, ms{0, &a.x, &a.tri};
   // rebuild_ratio 1: any degradation rebuilds the tree, so the rebuild path is measured too.
   for (double ratio : {2.0, 1.0}) {
-    NarrowPhaseParams params;
+    NarrowPhaseOptions params;
     params.broad.rebuild_ratio = ratio;
     const auto np = make_narrow_phase("table", params);
     NarrowPhaseWorkspace pair_ws, self_ws;

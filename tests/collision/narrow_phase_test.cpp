@@ -208,8 +208,8 @@ TEST(NarrowPhase, MeshProximityMatchesBruteForce) {
     const double margin = 0.03;
     const MeshInstance ma{0, &a.x, &a.tri}, mb{1, &b.x, &b.tri, Index(a.x.size())};
     ContactSet bvh_set, hash_set;
-    make_narrow_phase("table", NarrowPhaseParams{"bvh", {}})->mesh_mesh_contacts(ma, mb, margin, bvh_set);
-    make_narrow_phase("table", NarrowPhaseParams{"hash", {}})->mesh_mesh_contacts(ma, mb, margin, hash_set);
+    make_narrow_phase("table", NarrowPhaseOptions{"bvh", {}})->mesh_mesh_contacts(ma, mb, margin, bvh_set);
+    make_narrow_phase("table", NarrowPhaseOptions{"hash", {}})->mesh_mesh_contacts(ma, mb, margin, hash_set);
     const auto expected = brute_mesh(a, b, false, margin);
     EXPECT_GT(expected.size(), 50u);
     EXPECT_EQ(keys_of(bvh_set, a, b, false), expected) << "scene " << scene;
@@ -295,7 +295,7 @@ TEST(NarrowPhase, BadInputIsAnError) {
   EXPECT_SINEW_ERROR(np->shape_shape_contacts(shapes, 0.1, cs), "shape 1", "orthonormal");
   EXPECT_EQ(cs.size(), 0);
   EXPECT_SINEW_ERROR(make_narrow_phase("gjk"), "unknown narrow phase 'gjk'");
-  EXPECT_SINEW_ERROR(make_narrow_phase("table", NarrowPhaseParams{"kdtree", {}}), "unknown broad phase 'kdtree'");
+  EXPECT_SINEW_ERROR(make_narrow_phase("table", NarrowPhaseOptions{"kdtree", {}}), "unknown broad phase 'kdtree'");
   EXPECT_SINEW_ERROR(cs.at(0), "contact 0 out of range");
 }
 

@@ -98,8 +98,8 @@ TEST(NarrowPhaseWorkspace, SelfContactAndChangedTopologyAndOtherNarrowPhase) {
   for (Vec3& x : s.b.x) {
     if (x[0] > 0.5) x = v3::make(1.0 - x[0], x[1], x[2] + 0.01);
   }
-  const auto bvh = make_narrow_phase("table", NarrowPhaseParams{"bvh", {}});
-  const auto hash = make_narrow_phase("table", NarrowPhaseParams{"hash", {}});
+  const auto bvh = make_narrow_phase("table", NarrowPhaseOptions{"bvh", {}});
+  const auto hash = make_narrow_phase("table", NarrowPhaseOptions{"hash", {}});
   NarrowPhaseWorkspace ws;
   // One workspace, alternately self-contact, a mesh pair, and another narrow phase: every result
   // equals that of a fresh call (the workspace rebuilds what no longer fits).

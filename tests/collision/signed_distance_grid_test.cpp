@@ -60,7 +60,7 @@ TEST(SignedDistanceGrid, NodesHoldTheExactSignedDistanceOfABox) {
   const Vec3 h = v3::make(0.5, 0.3, 0.2);
   const test::Cloth m = box_mesh(h, 3);
   SignedDistanceGrid grid;
-  grid.build(m.x, m.tri, SdfGridParams{0.05, 3});
+  grid.build(m.x, m.tri, SdfGridOptions{0.05, 3});
   const SdfGridView g = grid.view();
   int inside = 0;
   for (int k = 0; k < g.dims[2]; ++k)
@@ -79,7 +79,7 @@ TEST(SignedDistanceGrid, InterpolationIsCloseAndSignsAreRight) {
   const test::Cloth m = box_mesh(h, 2);
   SignedDistanceGrid grid;
   const double cell = 0.02;
-  grid.build(m.x, m.tri, SdfGridParams{cell, 3});
+  grid.build(m.x, m.tri, SdfGridOptions{cell, 3});
   test::Rng rng(61);
   for (int i = 0; i < 5000; ++i) {
     const Vec3 p = rng.vec(-0.6, 0.6);
@@ -107,14 +107,14 @@ TEST(SignedDistanceGrid, BadMeshesAreErrors) {
   bad[5][2] = 100;
   EXPECT_SINEW_ERROR(grid.build(m.x, bad), "triangle 5", "vertex index 100");
   EXPECT_SINEW_ERROR(grid.build(m.x, {}), "no triangles");
-  EXPECT_SINEW_ERROR(grid.build(m.x, m.tri, SdfGridParams{-1.0, 3}), "cell_size");
+  EXPECT_SINEW_ERROR(grid.build(m.x, m.tri, SdfGridOptions{-1.0, 3}), "cell_size");
 }
 
 TEST(SignedDistanceGrid, NarrowPhaseContactsAgainstAPlacedMovingGrid) {
   const Vec3 h = v3::make(0.5, 0.5, 0.5);
   const test::Cloth m = box_mesh(h, 1);
   SignedDistanceGrid grid;
-  grid.build(m.x, m.tri, SdfGridParams{0.05, 3});
+  grid.build(m.x, m.tri, SdfGridOptions{0.05, 3});
   // The box, lifted by 1 and spinning about z, under a cloth hovering 0.02 above its top face.
   const Pose pose{identity3(), v3::make(0, 0, 1)};
   const Motion motion{{{0, 0, 0}}, {{0, 0, 3}}};

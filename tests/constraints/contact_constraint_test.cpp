@@ -18,7 +18,7 @@ namespace {
 
 using constraints::ConstraintRows;
 using constraints::ContactConstraint;
-using constraints::ContactParams;
+using constraints::ContactOptions;
 
 SpatialInertia unit_box_inertia() {
   Mat3 J{};
@@ -78,7 +78,7 @@ TEST(ContactConstraint, BoxOnTiltedPlaneRowsAreGapRates) {
   const Quaternion r = axis_angle(Vec3{{0.2, 1, 0.1}}, 0.18);
   const Index b = system.add_body(unit_box_inertia(), Vec3{{0.3, -0.1, 0.03}}, r, "box", Vec3{{0.4, -0.2, -0.3}},
                                   Vec3{{0.5, 1.1, -0.7}});
-  ContactParams p;
+  ContactOptions p;
   p.mu = 0.3;
   p.margin = 0.05;
   ContactConstraint c(p);
@@ -103,7 +103,7 @@ TEST(ContactConstraint, BoxOnBoxRowsAreRelativeGapRates) {
   // The upper box's corners (radius 0.085 m) stay inside the lower box's top face: where a box
   // hangs over an edge, the pair function's edge contacts sit at a kink of the depth along the
   // edge, whose rate is not that of a single normal.
-  ContactParams p;
+  ContactOptions p;
   p.margin = 2e-3;
   ContactConstraint c(p);
   c.add_body_collider(lower, Shape{ShapeType::kBox, {0.1, 0.1, 0.05}});
@@ -125,7 +125,7 @@ TEST(ContactConstraint, ParticlesAgainstAPlane) {
   system.add_particle(1.0, Vec3{{0, 0, 0.5}});         // far: no contact
   system.add_particle(1.0, Vec3{{0.1, 0, 0.001}});     // open, within the margin
   system.add_particle(1.0, Vec3{{0.2, 0.3, -0.002}});  // penetrating
-  ContactParams p;
+  ContactOptions p;
   p.mu = 0.4;
   ContactConstraint c(p);
   const constraints::Obstacle floor = constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
@@ -148,7 +148,7 @@ TEST(ContactConstraint, ParticlesAgainstAPlane) {
 }
 
 TEST(ContactConstraint, ChecksItsInput) {
-  ContactParams p;
+  ContactOptions p;
   p.mu = -0.1;
   EXPECT_THROW(ContactConstraint{p}, Error);
   p.mu = 0.1;

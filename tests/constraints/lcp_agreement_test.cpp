@@ -59,7 +59,7 @@ TEST(LcpAgreement, BoxFrictionMatchesLinalgBoxLcp) {
   BoxLcpProblem box{Eigen::MatrixXd(to_eigen(p.W)), p.q, LcpBounds::standard(p.rows())};
   for (Index c = 0; c < 3; ++c)
     for (Index k = 1; k < 3; ++k) box.bounds.set_friction(3 * c + k, 3 * c, 0.4);
-  PgsLcpSolver::Params params;
+  PgsLcpSolver::Options params;
   params.tolerance = 1e-13;
   params.max_iterations = 20000;
   Eigen::VectorXd z;

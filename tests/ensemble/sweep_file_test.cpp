@@ -26,7 +26,7 @@ TEST(SweepFile, ReadsListsRangesDrawsSetAndOutputs) {
       {"pointer": "/density", "random": {"distribution": "uniform", "low": 500, "high": 1500, "count": 2, "seed": 7}}],
     "outputs": [{"scalar": "kinetic_energy", "reduce": "max"}, {"displacement": "block", "component": "x"}])");
   EXPECT_EQ(s.name, "");
-  EXPECT_EQ(s.combination, Combination::grid);
+  EXPECT_EQ(s.combination, Combination::kGrid);
   ASSERT_EQ(s.fixed.size(), 1u);
   EXPECT_EQ(s.fixed[0].first, "/steps");
   EXPECT_EQ(s.fixed[0].second, "3");
@@ -35,7 +35,7 @@ TEST(SweepFile, ReadsListsRangesDrawsSetAndOutputs) {
   EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"0.1", "0.25"}));
   EXPECT_EQ(s.parameters[1].name, "/time_step");  // the pointer when no name is given
   EXPECT_EQ(s.parameters[1].values, (std::vector<std::string>{"0.001", "0.01", "0.1"}));
-  EXPECT_EQ(s.parameters[2].source, ValueSource::random);
+  EXPECT_EQ(s.parameters[2].source, ValueSource::kRandom);
   EXPECT_EQ(s.parameters[2].values.size(), 2u);
   const SweepFile top_seed =  // seeds take all 64 bits
       parse(R"("parameters": [{"pointer": "/density",
@@ -43,8 +43,8 @@ TEST(SweepFile, ReadsListsRangesDrawsSetAndOutputs) {
   EXPECT_EQ(top_seed.parameters[0].values.size(), 3u);
   ASSERT_EQ(s.outputs.size(), 2u);
   EXPECT_EQ(s.outputs[0].name, "kinetic_energy_max");
-  EXPECT_EQ(s.outputs[0].reduction, Reduction::max);
-  EXPECT_EQ(s.outputs[1].kind, OutputSpec::Kind::displacement);
+  EXPECT_EQ(s.outputs[0].reduction, Reduction::kMax);
+  EXPECT_EQ(s.outputs[1].kind, OutputSpec::Kind::kDisplacement);
   EXPECT_EQ(s.outputs[1].component, 0);
   EXPECT_EQ(s.outputs[1].name, "block_displacement_x");
   EXPECT_NE(s.base_text.find("\"slope\""), std::string::npos);

@@ -26,19 +26,19 @@ TEST(SplitMix64, MatchesTheReferenceSequence) {
 }
 
 TEST(RandomDraws, AreReproducibleGoldenValues) {
-  const std::vector<double> u = random_draws(Distribution::uniform, 0.1, 0.3, 3, 42);
+  const std::vector<double> u = random_draws(Distribution::kUniform, 0.1, 0.3, 3, 42);
   ASSERT_EQ(u.size(), 3u);
   EXPECT_EQ(u[0], 0.24831297575436465);
   EXPECT_EQ(u[1], 0.13198207857538402);
   EXPECT_EQ(u[2], 0.15572022605102773);
-  EXPECT_EQ(random_draws(Distribution::normal, 1.0, 0.5, 5, 9), random_draws(Distribution::normal, 1.0, 0.5, 5, 9));
-  EXPECT_NE(random_draws(Distribution::uniform, 0, 1, 2, 1), random_draws(Distribution::uniform, 0, 1, 2, 2));
-  for (double x : random_draws(Distribution::log_uniform, 1e-3, 1e3, 200, 5)) {
+  EXPECT_EQ(random_draws(Distribution::kNormal, 1.0, 0.5, 5, 9), random_draws(Distribution::kNormal, 1.0, 0.5, 5, 9));
+  EXPECT_NE(random_draws(Distribution::kUniform, 0, 1, 2, 1), random_draws(Distribution::kUniform, 0, 1, 2, 2));
+  for (double x : random_draws(Distribution::kLogUniform, 1e-3, 1e3, 200, 5)) {
     EXPECT_GE(x, 1e-3 * (1 - 1e-12));
     EXPECT_LT(x, 1e3 * (1 + 1e-12));
   }
   // Normal draws: mean and spread of 4000 draws within 4 standard errors.
-  const std::vector<double> n = random_draws(Distribution::normal, 2.0, 0.5, 4000, 3);
+  const std::vector<double> n = random_draws(Distribution::kNormal, 2.0, 0.5, 4000, 3);
   double mean = 0, var = 0;
   for (double x : n) mean += x / n.size();
   for (double x : n) var += (x - mean) * (x - mean) / (n.size() - 1);

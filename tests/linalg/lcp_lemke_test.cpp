@@ -127,7 +127,7 @@ TEST(LcpLemke, PivotLimitIsReported) {
   LcpProblem p;
   p.M = test::random_dense_spd(20, 10.0, 93);
   p.q = -Eigen::VectorXd::Ones(20);
-  LemkeLcpSolver::Params params;
+  LemkeLcpSolver::Options params;
   params.max_pivots = 3;
   Eigen::VectorXd z;
   const LcpResult r = LemkeLcpSolver(params).solve(p, z);
@@ -142,7 +142,7 @@ TEST(LcpLemke, FrequentRefactoringGivesTheSameAnswer) {
   p.M = test::random_dense_spd(30, 100.0, 94);
   p.q = test::random_dense_vector(30, 95);
   Eigen::VectorXd z1, z2;
-  LemkeLcpSolver::Params params;
+  LemkeLcpSolver::Options params;
   params.refactor_interval = 1;
   const LcpResult r1 = LemkeLcpSolver(params).solve(p, z1);
   params.refactor_interval = 1000;
@@ -158,7 +158,7 @@ TEST(LcpLemke, RejectsFrictionRowsAndBadParameters) {
   Eigen::VectorXd z;
   LemkeLcpSolver solver;
   EXPECT_SINEW_ERROR(solver.solve(p, z), "friction rows", "use PgsLcpSolver");
-  LemkeLcpSolver::Params params;
+  LemkeLcpSolver::Options params;
   params.pivot_tolerance = 0.0;
   EXPECT_SINEW_ERROR(LemkeLcpSolver{params}, "pivot_tolerance = 0", "expected finite values > 0");
   params = {};

@@ -16,8 +16,8 @@
 namespace sinew::linalg_lcp_pgs_test {
 namespace {
 
-PgsLcpSolver::Params tight() {
-  PgsLcpSolver::Params p;
+PgsLcpSolver::Options tight() {
+  PgsLcpSolver::Options p;
   p.max_iterations = 100000;
   p.tolerance = 1e-13;
   return p;
@@ -206,7 +206,7 @@ TEST(LcpPgs, WarmStartFromTheSolutionNeedsOneSweep) {
   LcpProblem p;
   p.M = test::random_dense_spd(30, 50.0, 5);
   p.q = test::random_dense_vector(30, 6);
-  PgsLcpSolver::Params params = tight();
+  PgsLcpSolver::Options params = tight();
   params.tolerance = 1e-10;
   PgsLcpSolver warm(params);
   Eigen::VectorXd z;
@@ -230,7 +230,7 @@ TEST(LcpPgs, RelaxationChangesTheRateNotTheAnswer) {
   Eigen::VectorXd reference;
   ASSERT_TRUE(PgsLcpSolver(tight()).solve(p, reference).solved());
   for (double omega : {0.6, 1.4}) {
-    PgsLcpSolver::Params params = tight();
+    PgsLcpSolver::Options params = tight();
     params.omega = omega;
     Eigen::VectorXd z;
     const LcpResult r = PgsLcpSolver(params).solve(p, z);
@@ -243,7 +243,7 @@ TEST(LcpPgs, ReportsNonConvergence) {
   LcpProblem p;
   p.M = test::random_dense_spd(60, 1e3, 10);
   p.q = test::random_dense_vector(60, 11);
-  PgsLcpSolver::Params params;
+  PgsLcpSolver::Options params;
   params.max_iterations = 3;
   params.tolerance = 1e-12;
   Eigen::VectorXd z;
@@ -256,7 +256,7 @@ TEST(LcpPgs, ReportsNonConvergence) {
 }
 
 TEST(LcpPgs, RejectsBadParametersAndDiagonal) {
-  PgsLcpSolver::Params params;
+  PgsLcpSolver::Options params;
   params.omega = 2.0;
   EXPECT_SINEW_ERROR(PgsLcpSolver{params}, "omega = 2", "expected 0 < omega < 2");
   params.omega = 1.0;

@@ -19,7 +19,7 @@ using test::kInf;
 
 std::unique_ptr<LcpSolver> make_solver(const std::string& name) {
   if (name == "pgs") {
-    PgsLcpSolver::Params p;
+    PgsLcpSolver::Options p;
     p.max_iterations = 200000;
     p.tolerance = 1e-12;
     return std::make_unique<PgsLcpSolver>(p);

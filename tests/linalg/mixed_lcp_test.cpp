@@ -67,8 +67,8 @@ std::vector<MixedLcpSolution> enumerate_mixed(const MixedLcpProblem& p) {
   return found;
 }
 
-PgsLcpSolver::Params tight() {
-  PgsLcpSolver::Params p;
+PgsLcpSolver::Options tight() {
+  PgsLcpSolver::Options p;
   p.max_iterations = 200000;
   p.tolerance = 1e-13;
   return p;

@@ -220,7 +220,7 @@ TEST(Runner, CallbackReturningFalseStopsCleanlyWithACheckpoint) {
     ++calls;
     return p.step < 7;
   });
-  EXPECT_EQ(r.status, RunResult::Status::stopped);
+  EXPECT_EQ(r.status, RunResult::Status::kStopped);
   EXPECT_EQ(calls, 7);
   EXPECT_EQ(sim.steps(), 7);
   EXPECT_EQ(r.last_step, 7);
@@ -240,7 +240,7 @@ TEST(Runner, FailingStepStopsTheRunAndIsReported) {
   o.outputs.checkpoint_every = 2;
   RunResult r;
   EXPECT_NO_THROW(r = run_simulation(sim, o));
-  EXPECT_EQ(r.status, RunResult::Status::failed);
+  EXPECT_EQ(r.status, RunResult::Status::kFailed);
   EXPECT_NE(r.message.find("step 6"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("the fake diverged"), std::string::npos) << r.message;
   EXPECT_EQ(r.last_step, 5);
@@ -269,7 +269,7 @@ TEST(Runner, NonFiniteScalarsAndStatesAreNotHidden) {
     RunOptions o = options(scratch("nan_state"), 10);
     o.outputs.every = 2;
     const RunResult r = run_simulation(sim, o);
-    EXPECT_EQ(r.status, RunResult::Status::failed);
+    EXPECT_EQ(r.status, RunResult::Status::kFailed);
     EXPECT_NE(r.message.find("non-finite"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("block"), std::string::npos) << r.message;
     EXPECT_EQ(r.last_step, 4);

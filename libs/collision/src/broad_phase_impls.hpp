@@ -7,7 +7,7 @@
 
 namespace sinew::detail {
 
-std::unique_ptr<BroadPhase> make_bvh_broad_phase(const BroadPhaseParams& params);
-std::unique_ptr<BroadPhase> make_hash_broad_phase(const BroadPhaseParams& params);
+std::unique_ptr<BroadPhase> make_bvh_broad_phase(const BroadPhaseOptions& params);
+std::unique_ptr<BroadPhase> make_hash_broad_phase(const BroadPhaseOptions& params);
 
 }  // namespace sinew::detail

@@ -32,7 +32,7 @@ Index Bvh::subtree_nodes(Index count) const {
   return 1 + subtree_nodes(count / 2) + subtree_nodes(count - count / 2);
 }
 
-void Bvh::build(const std::vector<Aabb>& boxes, const BvhParams& params) {
+void Bvh::build(const std::vector<Aabb>& boxes, const BvhOptions& params) {
   // Messages are built only on failure, so that a valid call allocates nothing.
   if (params.leaf_size < 1)
     throw Error("Bvh::build: leaf_size must be at least 1, got " + std::to_string(params.leaf_size));

@@ -13,15 +13,15 @@ constexpr Index kChunk = 256;
 
 class BvhBroadPhase final : public BroadPhase {
  public:
-  explicit BvhBroadPhase(const BroadPhaseParams& p) : params_(p) {}
+  explicit BvhBroadPhase(const BroadPhaseOptions& p) : params_(p) {}
   std::string name() const override { return "bvh"; }
 
  protected:
-  void do_build(const std::vector<Aabb>& boxes) override { tree_.build(boxes, BvhParams{params_.leaf_size}); }
+  void do_build(const std::vector<Aabb>& boxes) override { tree_.build(boxes, BvhOptions{params_.leaf_size}); }
 
   void do_update(const std::vector<Aabb>& boxes) override {
     tree_.refit(boxes);
-    if (tree_.quality_ratio() > params_.rebuild_ratio) tree_.build(boxes, BvhParams{params_.leaf_size});
+    if (tree_.quality_ratio() > params_.rebuild_ratio) tree_.build(boxes, BvhOptions{params_.leaf_size});
   }
 
   std::vector<CandidatePair> do_self_pairs(double margin) const override {
@@ -87,7 +87,7 @@ class BvhBroadPhase final : public BroadPhase {
     return detail::concatenate(parts);
   }
 
-  BroadPhaseParams params_;
+  BroadPhaseOptions params_;
   Bvh tree_;
   std::vector<std::vector<CandidatePair>> scratch_parts_;  // (>= n_chunks) pairs per chunk, *_into only
   std::vector<std::vector<Index>> scratch_hits_;           // (>= n_chunks) tree hits per chunk, *_into only
@@ -96,7 +96,7 @@ class BvhBroadPhase final : public BroadPhase {
 }  // namespace
 
 namespace detail {
-std::unique_ptr<BroadPhase> make_bvh_broad_phase(const BroadPhaseParams& params) {
+std::unique_ptr<BroadPhase> make_bvh_broad_phase(const BroadPhaseOptions& params) {
   return std::make_unique<BvhBroadPhase>(params);
 }
 }  // namespace detail

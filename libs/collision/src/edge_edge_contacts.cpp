@@ -56,7 +56,7 @@ struct EdgeEdgeDetector::Work {
   std::vector<std::vector<EdgeEdgeContact>> parts;  // per chunk of query edges
 };
 
-EdgeEdgeDetector::EdgeEdgeDetector(const std::string& broad_phase, const BroadPhaseParams& params)
+EdgeEdgeDetector::EdgeEdgeDetector(const std::string& broad_phase, const BroadPhaseOptions& params)
     : broad_(make_broad_phase(broad_phase, params)), work_(std::make_unique<Work>()) {}
 EdgeEdgeDetector::~EdgeEdgeDetector() = default;
 EdgeEdgeDetector::EdgeEdgeDetector(EdgeEdgeDetector&&) noexcept = default;

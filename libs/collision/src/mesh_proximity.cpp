@@ -53,7 +53,7 @@ void emit(Index n, Make&& make, std::vector<std::vector<Contact>>& parts, Contac
 
 // Builds the query's broad phase over its boxes on first use or when the primitive count
 // changed; otherwise updates it (a refit, or a rebuild when the tree degraded past the ratio).
-void update_broad_phase(NarrowPhaseWorkspace::Query& q, const NarrowPhaseParams& params) {
+void update_broad_phase(NarrowPhaseWorkspace::Query& q, const NarrowPhaseOptions& params) {
   if (q.broad != nullptr && q.broad->size() == static_cast<Index>(q.boxes.size()) && !q.boxes.empty()) {
     q.broad->update(q.boxes);
     return;
@@ -173,7 +173,7 @@ bool reports_vertex(const std::vector<CandidatePair>& pairs, Index q, Index w, c
 // triangles) in the second pass, by w's own candidates (w < p) in self-contact. `mirror` is
 // null in the first pass.
 void vertex_triangle(const MeshInstance& va, const MeshInstance& tb, bool self, double margin,
-                     const NarrowPhaseParams& params, NarrowPhaseWorkspace::Query& q,
+                     const NarrowPhaseOptions& params, NarrowPhaseWorkspace::Query& q,
                      const std::vector<CandidatePair>* mirror, std::vector<std::vector<Contact>>& parts,
                      ContactSet& out) {
   const std::vector<Vec3>& p = *va.positions;
@@ -228,7 +228,7 @@ void vertex_triangle(const MeshInstance& va, const MeshInstance& tb, bool self, 
 }
 
 // Edges of A (queries) against edges of B (primitives); self pairs of A's edges when self.
-void edge_edge(const MeshInstance& a, const MeshInstance& b, bool self, double margin, const NarrowPhaseParams& params,
+void edge_edge(const MeshInstance& a, const MeshInstance& b, bool self, double margin, const NarrowPhaseOptions& params,
                NarrowPhaseWorkspace& ws, ContactSet& out) {
   const std::vector<Vec3>& xa = *a.positions;
   const std::vector<Vec3>& xb = *b.positions;
@@ -286,7 +286,7 @@ void edge_edge(const MeshInstance& a, const MeshInstance& b, bool self, double m
 
 }  // namespace
 
-void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseParams& params,
+void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseOptions& params,
                     NarrowPhaseWorkspace& ws, ContactSet& out) {
   const bool self = a.id == b.id;
   vertex_triangle(a, b, self, margin, params, ws.vertex_a_triangle_b, nullptr, ws.chunk_contacts, out);

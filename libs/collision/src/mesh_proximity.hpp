@@ -9,7 +9,7 @@ namespace sinew::detail {
 // self) and edge-edge contacts with distance <= margin, in sorted candidate order.
 // Buffers and broad phases come from `ws`, which is reused across calls (see
 // NarrowPhaseWorkspace); the output does not depend on what the workspace held before.
-void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseParams& params,
+void mesh_proximity(const MeshInstance& a, const MeshInstance& b, double margin, const NarrowPhaseOptions& params,
                     NarrowPhaseWorkspace& ws, ContactSet& out);
 
 }  // namespace sinew::detail

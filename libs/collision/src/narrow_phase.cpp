@@ -129,7 +129,7 @@ Contact pair_contact(ContactKind kind, Index a, Index b, const Vec3& pa, const V
 
 class TableNarrowPhase final : public NarrowPhase {
  public:
-  explicit TableNarrowPhase(const NarrowPhaseParams& p) : params_(p) {}
+  explicit TableNarrowPhase(const NarrowPhaseOptions& p) : params_(p) {}
   std::string name() const override { return "table"; }
 
  protected:
@@ -198,7 +198,7 @@ class TableNarrowPhase final : public NarrowPhase {
   }
 
  private:
-  NarrowPhaseParams params_;
+  NarrowPhaseOptions params_;
 };
 
 }  // namespace
@@ -297,7 +297,7 @@ void NarrowPhase::mesh_mesh_contacts(const MeshInstance& a, const MeshInstance& 
   do_mesh_mesh(a, b, margin, workspace, out);
 }
 
-std::unique_ptr<NarrowPhase> make_narrow_phase(const std::string& name, const NarrowPhaseParams& params) {
+std::unique_ptr<NarrowPhase> make_narrow_phase(const std::string& name, const NarrowPhaseOptions& params) {
   make_broad_phase(params.broad_phase, params.broad);  // validates the broad-phase name and params now
   if (name == "table") return std::make_unique<TableNarrowPhase>(params);
   throw Error("unknown narrow phase '" + name + "': expected \"table\"");

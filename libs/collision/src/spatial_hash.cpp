@@ -16,7 +16,7 @@ constexpr double kMaxCells = 1 << 20;  // cells per axis; keeps the packed 64-bi
 
 class HashBroadPhase final : public BroadPhase {
  public:
-  explicit HashBroadPhase(const BroadPhaseParams& p) : params_(p) {}
+  explicit HashBroadPhase(const BroadPhaseOptions& p) : params_(p) {}
   std::string name() const override { return "hash"; }
 
  protected:
@@ -98,7 +98,7 @@ class HashBroadPhase final : public BroadPhase {
     return detail::concatenate(parts);
   }
 
-  BroadPhaseParams params_;
+  BroadPhaseOptions params_;
   std::vector<Aabb> boxes_;                              // (n) primitive boxes
   std::vector<std::pair<std::int64_t, Index>> entries_;  // (n_entries) (cell key, primitive), sorted
   Vec3 origin_{{0, 0, 0}};
@@ -109,7 +109,7 @@ class HashBroadPhase final : public BroadPhase {
 }  // namespace
 
 namespace detail {
-std::unique_ptr<BroadPhase> make_hash_broad_phase(const BroadPhaseParams& params) {
+std::unique_ptr<BroadPhase> make_hash_broad_phase(const BroadPhaseOptions& params) {
   return std::make_unique<HashBroadPhase>(params);
 }
 }  // namespace detail

@@ -155,7 +155,7 @@ struct VertexTriangleDetector::Work {
   std::vector<std::array<Index, 3>> keyed_copy;              // their copy (to detect a change)
 };
 
-VertexTriangleDetector::VertexTriangleDetector(const std::string& broad_phase, const BroadPhaseParams& params)
+VertexTriangleDetector::VertexTriangleDetector(const std::string& broad_phase, const BroadPhaseOptions& params)
     : broad_(make_broad_phase(broad_phase, params)), work_(std::make_unique<Work>()) {}
 VertexTriangleDetector::~VertexTriangleDetector() = default;
 VertexTriangleDetector::VertexTriangleDetector(VertexTriangleDetector&&) noexcept = default;

@@ -31,7 +31,7 @@ model::PointRef material_point(const model::SystemState& s, const model::PointRe
 
 // Appends the block of one contact: rows c^T (J_A - J_B) for c = n, t1, t2 (Appendix A.1,
 // eq. (30)-(31)), phi = (gap, 0, 0). @p a and @p b are the participants (kWorld: static).
-void add_contact(const model::SystemState& s, const ContactParams& params, const std::string& label,
+void add_contact(const model::SystemState& s, const ContactOptions& params, const std::string& label,
                  const model::PointRef& a, const model::PointRef& b, const Vec3& point_a, const Vec3& point_b,
                  const Vec3& normal, double gap, ConstraintRows& out) {
   const ContactFrame frame = contact_frame(normal);
@@ -56,13 +56,13 @@ void add_contact(const model::SystemState& s, const ContactParams& params, const
 
 }  // namespace
 
-void ContactParams::validate() const {
-  require(std::isfinite(mu) && mu >= 0, "ContactParams: mu must be finite and >= 0, got " + number_text(mu));
+void ContactOptions::validate() const {
+  require(std::isfinite(mu) && mu >= 0, "ContactOptions: mu must be finite and >= 0, got " + number_text(mu));
   require(std::isfinite(margin) && margin >= 0,
-          "ContactParams: margin must be finite and >= 0, got " + number_text(margin));
+          "ContactOptions: margin must be finite and >= 0, got " + number_text(margin));
 }
 
-ContactConstraint::ContactConstraint(const ContactParams& params, std::string name)
+ContactConstraint::ContactConstraint(const ContactOptions& params, std::string name)
     : params_(params), name_(std::move(name)) {
   params_.validate();
 }
@@ -86,7 +86,7 @@ void ContactConstraint::add_particles(Index first, Index count) {
 }
 
 void ContactConstraint::set_mu(double mu) {
-  ContactParams p = params_;
+  ContactOptions p = params_;
   p.mu = mu;
   p.validate();
   params_ = p;

@@ -23,7 +23,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Reduces the per-step values of one output as the steps come.
 struct Accumulator {
-  int column = -1;      // scalar column (Kind::scalar)
+  int column = -1;      // scalar column (Kind::kScalar)
   double value = kNaN;  // last, min or max so far; the sum for mean
   long count = 0;       // steps seen
 };
@@ -72,7 +72,7 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
     std::vector<std::array<double, 3>> first(sweep.outputs.size());
     for (std::size_t k = 0; k < sweep.outputs.size(); ++k) {
       const OutputSpec& o = sweep.outputs[k];
-      if (o.kind == OutputSpec::Kind::displacement) {
+      if (o.kind == OutputSpec::Kind::kDisplacement) {
         first[k] = centroid(*sim, o.body);
         continue;
       }
@@ -98,16 +98,16 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
         if (a.column < 0) continue;
         const double x = p.outcome->scalars[static_cast<std::size_t>(a.column)];
         switch (sweep.outputs[k].reduction) {
-          case Reduction::last:
+          case Reduction::kLast:
             a.value = x;
             break;
-          case Reduction::min:
+          case Reduction::kMin:
             a.value = a.count == 0 ? x : std::min(a.value, x);
             break;
-          case Reduction::max:
+          case Reduction::kMax:
             a.value = a.count == 0 ? x : std::max(a.value, x);
             break;
-          case Reduction::mean:
+          case Reduction::kMean:
             a.value = a.count == 0 ? x : a.value + x;
             break;
         }
@@ -121,10 +121,10 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
       r.ok = true;
       for (std::size_t k = 0; k < sweep.outputs.size(); ++k) {
         const OutputSpec& o = sweep.outputs[k];
-        if (o.kind == OutputSpec::Kind::scalar) {
+        if (o.kind == OutputSpec::Kind::kScalar) {
           const Accumulator& a = acc[k];
           r.outputs[k] =
-              o.reduction == Reduction::mean && a.count > 0 ? a.value / static_cast<double>(a.count) : a.value;
+              o.reduction == Reduction::kMean && a.count > 0 ? a.value / static_cast<double>(a.count) : a.value;
         } else {
           const std::array<double, 3> c = centroid(*sim, o.body);
           const double d[3] = {c[0] - first[k][0], c[1] - first[k][1], c[2] - first[k][2]};

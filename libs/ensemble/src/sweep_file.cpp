@@ -73,7 +73,9 @@ void check_pointer(const json& scene, const std::string& pointer, const JsonObje
 
 Distribution distribution_of(JsonObject& r, const std::string& key) {
   const std::string d = r.choice(key, {"uniform", "normal", "log_uniform"}, "uniform");
-  return d == "normal" ? Distribution::normal : d == "log_uniform" ? Distribution::log_uniform : Distribution::uniform;
+  return d == "normal"        ? Distribution::kNormal
+         : d == "log_uniform" ? Distribution::kLogUniform
+                              : Distribution::kUniform;
 }
 
 Parameter read_parameter(JsonObject r, const json& scene) {
@@ -89,7 +91,7 @@ Parameter read_parameter(JsonObject r, const json& scene) {
     if (!vs.is_array() || vs.empty())
       r.fail("values", "expected a non-empty array of values, got " + JsonObject::type_name(vs));
     if (vs.size() > kMaxCount) r.fail("values", "at most " + std::to_string(kMaxCount) + " values");
-    p.source = ValueSource::list;
+    p.source = ValueSource::kList;
     for (const json& x : vs) p.values.push_back(value_text(x));
   } else if (range) {
     JsonObject g = *r.object("range");
@@ -98,25 +100,25 @@ Parameter read_parameter(JsonObject r, const json& scene) {
     const bool log = g.choice("spacing", {"linear", "log"}, "linear") == "log";
     if (log && !(start > 0.0 && stop > 0.0)) g.fail("spacing", "\"log\" spacing needs start > 0 and stop > 0");
     g.finish();
-    p.source = ValueSource::range;
+    p.source = ValueSource::kRange;
     for (double x : range_values(start, stop, count, log)) p.values.push_back(number_text(x));
   } else {
     JsonObject g = *r.object("random");
     const Distribution d = distribution_of(g, "distribution");
     double a = 0.0, b = 0.0;
-    if (d == Distribution::normal) {
+    if (d == Distribution::kNormal) {
       a = finite(g, "mean");
       b = g.real("stddev", std::nullopt, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
     } else {
       a = finite(g, "low");
       b = finite(g, "high");
       if (!(b > a)) g.fail("high", "expected a number > low");
-      if (d == Distribution::log_uniform && !(a > 0.0)) g.fail("low", "log_uniform needs low > 0");
+      if (d == Distribution::kLogUniform && !(a > 0.0)) g.fail("low", "log_uniform needs low > 0");
     }
     const auto count = static_cast<std::size_t>(g.integer("count", std::nullopt, 1, kMaxCount));
     const std::uint64_t seed = g.unsigned_integer("seed", std::nullopt, 0, ~std::uint64_t{0});
     g.finish();
-    p.source = ValueSource::random;
+    p.source = ValueSource::kRandom;
     for (double x : random_draws(d, a, b, count, seed)) p.values.push_back(number_text(x));
   }
   r.finish();
@@ -128,14 +130,14 @@ OutputSpec read_output(JsonObject r) {
   const bool scalar = r.has("scalar"), displacement = r.has("displacement");
   if (scalar == displacement) r.fail("", "expected exactly one of \"scalar\" or \"displacement\"");
   if (scalar) {
-    o.kind = OutputSpec::Kind::scalar;
+    o.kind = OutputSpec::Kind::kScalar;
     o.scalar = r.string("scalar", std::nullopt);
     const std::vector<std::string> reductions = {"last", "min", "max", "mean"};  // in Reduction's order
     const std::string red = r.choice("reduce", reductions, "last");
     o.reduction = static_cast<Reduction>(std::find(reductions.begin(), reductions.end(), red) - reductions.begin());
     o.name = r.string("name", o.scalar + "_" + red);
   } else {
-    o.kind = OutputSpec::Kind::displacement;
+    o.kind = OutputSpec::Kind::kDisplacement;
     o.body = r.string("displacement", std::nullopt);
     const std::vector<std::string> components = {"x", "y", "z", "norm"};  // OutputSpec::component 0..3
     const std::string c = r.choice("component", components, "norm");
@@ -164,13 +166,13 @@ std::vector<double> random_draws(Distribution distribution, double a, double b, 
   constexpr double two_pi = 6.283185307179586;
   for (std::size_t i = 0; i < count; ++i) {
     switch (distribution) {
-      case Distribution::uniform:
+      case Distribution::kUniform:
         out.push_back(a + (b - a) * g.uniform01());
         break;
-      case Distribution::log_uniform:
+      case Distribution::kLogUniform:
         out.push_back(std::exp(std::log(a) + (std::log(b) - std::log(a)) * g.uniform01()));
         break;
-      case Distribution::normal: {
+      case Distribution::kNormal: {
         // Box-Muller, one value per pair of draws; 1 - u is in (0, 1], so the log is finite.
         const double u1 = 1.0 - g.uniform01(), u2 = g.uniform01();
         out.push_back(a + b * std::sqrt(-2.0 * std::log(u1)) * std::cos(two_pi * u2));
@@ -213,7 +215,7 @@ SweepFile parse_sweep(std::string_view text, const std::string& name, const std:
   json scene = parse_json(s.base_text, s.base_scene.string());
   if (!scene.is_object()) r.fail("base_scene", s.base_scene.string() + " is not a JSON object");
 
-  s.combination = r.choice("combination", {"grid", "zip"}, "grid") == "zip" ? Combination::zip : Combination::grid;
+  s.combination = r.choice("combination", {"grid", "zip"}, "grid") == "zip" ? Combination::kZip : Combination::kGrid;
 
   if (r.has("set")) {
     const json& fixed = r.value("set");
@@ -238,11 +240,11 @@ SweepFile parse_sweep(std::string_view text, const std::string& name, const std:
   }
   std::uint64_t total = 1;
   for (const Parameter& p : s.parameters) {
-    if (s.combination == Combination::zip && p.values.size() != s.parameters[0].values.size())
+    if (s.combination == Combination::kZip && p.values.size() != s.parameters[0].values.size())
       r.fail("parameters", "\"zip\" needs every parameter to have the same number of values (\"" +
                                s.parameters[0].name + "\" has " + std::to_string(s.parameters[0].values.size()) +
                                ", \"" + p.name + "\" has " + std::to_string(p.values.size()) + ")");
-    total = s.combination == Combination::zip ? p.values.size() : total * p.values.size();
+    total = s.combination == Combination::kZip ? p.values.size() : total * p.values.size();
     if (total > kMaxCount) r.fail("parameters", "more than " + std::to_string(kMaxCount) + " variants");
   }
 

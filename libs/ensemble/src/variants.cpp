@@ -24,7 +24,7 @@ void substitute(json& scene, const std::string& pointer, const std::string& valu
 
 std::size_t variant_count(const SweepFile& sweep) {
   if (sweep.parameters.empty()) return 0;
-  if (sweep.combination == Combination::zip) return sweep.parameters.front().values.size();
+  if (sweep.combination == Combination::kZip) return sweep.parameters.front().values.size();
   std::size_t n = 1;
   for (const Parameter& p : sweep.parameters) n *= p.values.size();
   return n;
@@ -38,7 +38,7 @@ Variant make_variant(const SweepFile& sweep, std::size_t index) {
   Variant v;
   v.index = index;
   v.values.resize(sweep.parameters.size());
-  if (sweep.combination == Combination::zip) {
+  if (sweep.combination == Combination::kZip) {
     for (std::size_t k = 0; k < sweep.parameters.size(); ++k) v.values[k] = sweep.parameters[k].values[index];
   } else {
     std::size_t rest = index;  // mixed-radix digits, the last parameter fastest

@@ -21,9 +21,9 @@ std::string variable_name(Index v, Index n) {
 
 }  // namespace
 
-LemkeLcpSolver::LemkeLcpSolver() : LemkeLcpSolver(Params{}) {}
+LemkeLcpSolver::LemkeLcpSolver() : LemkeLcpSolver(Options{}) {}
 
-LemkeLcpSolver::LemkeLcpSolver(const Params& params) : params_(params) {
+LemkeLcpSolver::LemkeLcpSolver(const Options& params) : params_(params) {
   const auto positive = [](double x) { return x > 0.0 && std::isfinite(x); };
   if (params.max_pivots < 0)
     throw Error("LemkeLcpSolver: max_pivots = " + std::to_string(params.max_pivots) + ", expected >= 0 (0: automatic)");

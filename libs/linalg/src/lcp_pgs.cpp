@@ -18,9 +18,9 @@ constexpr Index kRefreshInterval = 16;
 
 }  // namespace
 
-PgsLcpSolver::PgsLcpSolver() : PgsLcpSolver(Params{}) {}
+PgsLcpSolver::PgsLcpSolver() : PgsLcpSolver(Options{}) {}
 
-PgsLcpSolver::PgsLcpSolver(const Params& params) : params_(params) {
+PgsLcpSolver::PgsLcpSolver(const Options& params) : params_(params) {
   if (params.max_iterations < 1)
     throw Error("PgsLcpSolver: max_iterations = " + std::to_string(params.max_iterations) + ", expected at least 1");
   if (!(params.tolerance > 0.0 && std::isfinite(params.tolerance)))

@@ -69,7 +69,7 @@ ContactScene start(const std::string& name, double mu, const std::string& contac
   ContactScene s;
   s.name = name;
   s.system->set_gravity(Vec3{{0, 0, -kGravity}});
-  constraints::ContactParams p;
+  constraints::ContactOptions p;
   p.mu = mu;
   if (margin >= 0.0) p.margin = margin;
   s.contact = std::make_unique<constraints::ContactConstraint>(p, contact_name);

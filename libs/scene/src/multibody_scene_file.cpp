@@ -3,7 +3,7 @@
 // contact, stepped by integrators::ContactStep with a named contact solver or by an implicit
 // integrator of make_integrator(). Keys map one to one onto the fields of the parameter structs
 // (ContactStepOptions, PgsOptions, constraints::NewtonOptions, IndicatorNewtonOptions, SapOptions,
-// integrators::NewtonOptions, ContactParams, ElasticParameters). The whole system is built once
+// integrators::NewtonOptions, ContactOptions, ElasticParameters). The whole system is built once
 // while reading (no backend needed), so every check of the model runs in read_scene_file() and
 // names the JSON path; make() builds it again on the caller's backend.
 #include <cmath>
@@ -79,7 +79,7 @@ struct MultibodySpec {
   std::vector<JointSpec> joints;
   std::vector<constraints::Obstacle> obstacles;
   bool has_contact = false;
-  constraints::ContactParams contact;
+  constraints::ContactOptions contact;
   std::string contact_name;
   StepperSpec stepper;
 };

@@ -412,12 +412,12 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
     result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (state_finite) {
       const std::string bad = w.write_frame(true, s.png_every > 0);  // the last state, if not yet written
-      if (!bad.empty() && status != RunResult::Status::failed) {
-        result.status = RunResult::Status::failed;
+      if (!bad.empty() && status != RunResult::Status::kFailed) {
+        result.status = RunResult::Status::kFailed;
         result.message = "step " + std::to_string(sim.steps()) + ": the state holds non-finite values (" + bad + ")";
       }
     }
-    if (checkpoints_on && result.status != RunResult::Status::failed) w.write_checkpoint();
+    if (checkpoints_on && result.status != RunResult::Status::kFailed) w.write_checkpoint();
     w.write_csv(true);
     return result;
   };
@@ -425,7 +425,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
   try {
     const std::string bad = w.write_frame(true, s.png_every > 0);
     if (!bad.empty())
-      return finish(RunResult::Status::failed,
+      return finish(RunResult::Status::kFailed,
                     "step " + std::to_string(sim.steps()) + ": the initial state holds non-finite values (" + bad + ")",
                     false);
     while (sim.steps() < o.steps) {
@@ -434,7 +434,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
       const StepOutcome outcome = sim.step();
       if (!outcome.ok) {
         w.add_row(k, t_before + sim.time_step(), outcome);
-        return finish(RunResult::Status::failed,
+        return finish(RunResult::Status::kFailed,
                       "step " + std::to_string(k) + " (from t = " + seconds_text(t_before) +
                           ") failed: " + (outcome.message.empty() ? std::string("no reason given") : outcome.message));
       }
@@ -450,7 +450,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
       const std::string non_finite = w.write_frame(frame, snapshot);
       if (!non_finite.empty())
         return finish(
-            RunResult::Status::failed,
+            RunResult::Status::kFailed,
             "step " + std::to_string(k) + " reported ok, but the state holds non-finite values (" + non_finite + ")",
             false);
       const bool checkpoint = (s.checkpoint_every > 0 && k % s.checkpoint_every == 0) ||
@@ -467,7 +467,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
         p.eta_seconds = p.wall_seconds / static_cast<double>(k - result.first_step) * static_cast<double>(o.steps - k);
         p.outcome = &outcome;
         p.names = &w.names();
-        if (!progress(p) && !last) return finish(RunResult::Status::stopped, "stopped at step " + std::to_string(k));
+        if (!progress(p) && !last) return finish(RunResult::Status::kStopped, "stopped at step " + std::to_string(k));
       }
     }
   } catch (...) {
@@ -478,7 +478,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
     }
     throw;
   }
-  return finish(RunResult::Status::completed, "");
+  return finish(RunResult::Status::kCompleted, "");
 }
 
 }  // namespace sinew::scene

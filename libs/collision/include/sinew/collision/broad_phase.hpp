@@ -29,8 +29,8 @@ struct CandidatePair {
 using ElementVertices = std::vector<std::array<Index, 3>>;
 
 /// Parameters of the broad phases; each says which implementation reads it.
-struct BroadPhaseParams {
-  /// "bvh": most primitives per leaf (see BvhParams::leaf_size).
+struct BroadPhaseOptions {
+  /// "bvh": most primitives per leaf (see BvhOptions::leaf_size).
   int leaf_size = 4;
   /// "bvh": update() rebuilds instead of refitting when Bvh::quality_ratio() would exceed this;
   /// 2 means the refitted tree's nodes have twice the surface area of a fresh one, the point at
@@ -115,7 +115,7 @@ class BroadPhase {
 /// Makes a broad phase by name: "bvh" (AABB tree, Bvh) or "hash" (uniform spatial hash).
 /// @throws sinew::Error naming the known names for any other name, or when leaf_size < 1,
 /// rebuild_ratio < 1 or cell_size is negative or not finite.
-std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseParams& params = {});
+std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseOptions& params = {});
 
 /// Boxes of triangles: (n_triangles) boxes of the positions ((n_vertices) points) indexed by
 /// @p triangles ((n_triangles x 3) vertex indices).

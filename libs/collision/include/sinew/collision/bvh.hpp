@@ -11,7 +11,7 @@
 namespace sinew {
 
 /// Parameters of Bvh::build().
-struct BvhParams {
+struct BvhOptions {
   /// Most primitives per leaf. 4 keeps leaves small enough that the exact box tests at a leaf
   /// cost less than descending further, and the tree shallow (depth ~ log2(n / 4)).
   int leaf_size = 4;
@@ -33,7 +33,7 @@ class Bvh {
 
   /// Builds the tree over @p boxes (n primitive boxes); parallel with oneTBB when available.
   /// @throws sinew::Error if leaf_size < 1 or a box has lo > hi or is not finite.
-  void build(const std::vector<Aabb>& boxes, const BvhParams& params = {});
+  void build(const std::vector<Aabb>& boxes, const BvhOptions& params = {});
 
   /// Recomputes every node box from new primitive boxes (same count, same topology): O(n).
   /// @throws sinew::Error if the count differs from the one built, or a box is invalid.

@@ -58,7 +58,7 @@ class EdgeEdgeDetector {
  public:
   /// @p broad_phase names the broad phase (make_broad_phase(): "bvh" or "hash").
   /// @throws sinew::Error for an unknown name or bad parameters.
-  explicit EdgeEdgeDetector(const std::string& broad_phase = "bvh", const BroadPhaseParams& params = {});
+  explicit EdgeEdgeDetector(const std::string& broad_phase = "bvh", const BroadPhaseOptions& params = {});
   ~EdgeEdgeDetector();
   /// Takes over @p other's broad phase and buffers; @p other is left empty.
   EdgeEdgeDetector(EdgeEdgeDetector&& other) noexcept;

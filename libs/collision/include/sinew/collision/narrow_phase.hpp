@@ -44,11 +44,11 @@ struct MeshInstance {
 };
 
 /// Parameters of the narrow phase.
-struct NarrowPhaseParams {
+struct NarrowPhaseOptions {
   /// Broad phase used for mesh-mesh proximity; "bvh" because meshes are refitted each step.
   std::string broad_phase = "bvh";
-  /// Its parameters (defaults explained in BroadPhaseParams).
-  BroadPhaseParams broad;
+  /// Its parameters (defaults explained in BroadPhaseOptions).
+  BroadPhaseOptions broad;
 };
 
 /// The pair function for shape types (a, b), or nullptr when the pair has none yet.
@@ -126,7 +126,8 @@ class NarrowPhase {
 
 /// Makes a narrow phase by name: "table" (analytic pair table + BroadPhase for meshes).
 /// @throws sinew::Error for an unknown name or an unknown params.broad_phase.
-std::unique_ptr<NarrowPhase> make_narrow_phase(const std::string& name = "table", const NarrowPhaseParams& params = {});
+std::unique_ptr<NarrowPhase> make_narrow_phase(const std::string& name = "table",
+                                               const NarrowPhaseOptions& params = {});
 
 /// Checks a shape's sizes and pose (rotation orthonormal within 1e-9).
 /// @throws sinew::Error naming @p what and the offending value.

@@ -16,7 +16,7 @@ class NarrowPhase;
 
 /// Mutable buffers of NarrowPhase::mesh_mesh_contacts(), owned by the caller and passed back on
 /// every step. Vectors are cleared, never shrunk, and the broad phases are refitted (rebuilt only
-/// when BroadPhaseParams::rebuild_ratio is exceeded) while their primitive count is unchanged, so
+/// when BroadPhaseOptions::rebuild_ratio is exceeded) while their primitive count is unchanged, so
 /// that with the "bvh" broad phase repeated calls on meshes of unchanged topology allocate
 /// nothing after the first. Every field is written by the narrow phase only; reading them is for
 /// tests and diagnostics. One workspace serves one pair of meshes with one NarrowPhase at a time

@@ -64,7 +64,7 @@ SINEW_HD SignedDistance sdf_grid_query(const SdfGridView& g, const Vec3& p) {
 }
 
 /// Parameters of SignedDistanceGrid::build().
-struct SdfGridParams {
+struct SdfGridOptions {
   /// Node spacing; 0 picks 1/32 of the mesh's largest bounding-box extent, enough to resolve
   /// features a few percent of the object's size.
   double cell_size = 0.0;
@@ -86,7 +86,7 @@ class SignedDistanceGrid {
   /// mesh that is not closed (naming an edge and how many triangles share it), a mesh of zero
   /// extent, bad params (cell_size < 0, padding < 1) or a grid of more than 1e9 nodes.
   void build(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
-             const SdfGridParams& params = {});
+             const SdfGridOptions& params = {});
 
   /// Signed distance, normal and closest surface point at p (sdf_grid_query()).
   /// @throws sinew::Error before build().

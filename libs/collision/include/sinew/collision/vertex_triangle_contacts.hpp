@@ -69,7 +69,7 @@ class VertexTriangleDetector {
  public:
   /// @p broad_phase names the broad phase (make_broad_phase(): "bvh" or "hash").
   /// @throws sinew::Error for an unknown name or bad parameters.
-  explicit VertexTriangleDetector(const std::string& broad_phase = "bvh", const BroadPhaseParams& params = {});
+  explicit VertexTriangleDetector(const std::string& broad_phase = "bvh", const BroadPhaseOptions& params = {});
   ~VertexTriangleDetector();
   /// Takes over @p other's broad phase and buffers; @p other is left empty.
   VertexTriangleDetector(VertexTriangleDetector&& other) noexcept;

@@ -30,7 +30,7 @@
 namespace sinew::constraints {
 
 /// Parameters of ContactConstraint.
-struct ContactParams {
+struct ContactOptions {
   /// Coulomb friction coefficient of every contact (>= 0).
   double mu = 0.5;
   /// Contacts are kept while their gap <= margin. Open contacts keep their whole gap in the
@@ -62,7 +62,7 @@ struct Obstacle {
 class ContactConstraint final : public Constraint {
  public:
   /// A contact constraint named @p name with @p params (checked: sinew::Error when invalid).
-  explicit ContactConstraint(const ContactParams& params = {}, std::string name = "contact");
+  explicit ContactConstraint(const ContactOptions& params = {}, std::string name = "contact");
 
   /// Adds a static obstacle; returns its index.
   Index add_obstacle(const Shape& shape, const Pose& pose);
@@ -74,8 +74,8 @@ class ContactConstraint final : public Constraint {
   void add_particles(Index first, Index count);
 
   /// The parameters in use.
-  const ContactParams& params() const { return params_; }
-  /// Sets the friction coefficient of every contact (checked like ContactParams::mu).
+  const ContactOptions& params() const { return params_; }
+  /// Sets the friction coefficient of every contact (checked like ContactOptions::mu).
   void set_mu(double mu);
 
   std::string name() const override { return name_; }
@@ -85,7 +85,7 @@ class ContactConstraint final : public Constraint {
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 
  private:
-  ContactParams params_;
+  ContactOptions params_;
   std::string name_;
   std::vector<Obstacle> obstacles_;
   std::vector<BodyCollider> colliders_;

@@ -17,23 +17,23 @@ namespace sinew::ensemble {
 
 /// How a parameter's values are given.
 enum class ValueSource {
-  list,   ///< "values": an explicit list of JSON values (numbers, strings, arrays, ...)
-  range,  ///< "range": count numbers from start to stop, linear or logarithmic spacing
-  random  ///< "random": count seeded draws (uniform, normal or log-uniform)
+  kList,   ///< "values": an explicit list of JSON values (numbers, strings, arrays, ...)
+  kRange,  ///< "range": count numbers from start to stop, linear or logarithmic spacing
+  kRandom  ///< "random": count seeded draws (uniform, normal or log-uniform)
 };
 
-/// The distribution of ValueSource::random draws.
+/// The distribution of ValueSource::kRandom draws.
 enum class Distribution {
-  uniform,     ///< uniform on [low, high)
-  normal,      ///< normal with mean and stddev (Box-Muller on two uniform draws)
-  log_uniform  ///< exp of uniform on [ln low, ln high): scale parameters spanning decades
+  kUniform,    ///< uniform on [low, high)
+  kNormal,     ///< normal with mean and stddev (Box-Muller on two uniform draws)
+  kLogUniform  ///< exp of uniform on [ln low, ln high): scale parameters spanning decades
 };
 
 /// One varied parameter: where it goes in the scene and its values.
 struct Parameter {
-  std::string pointer;                     ///< RFC 6901 JSON pointer into the base scene, e.g. "/obstacles/0/friction"
-  std::string name;                        ///< summary column name ("name"; default: the pointer)
-  ValueSource source = ValueSource::list;  ///< how the values are given
+  std::string pointer;                      ///< RFC 6901 JSON pointer into the base scene, e.g. "/obstacles/0/friction"
+  std::string name;                         ///< summary column name ("name"; default: the pointer)
+  ValueSource source = ValueSource::kList;  ///< how the values are given
   /// The values as compact JSON texts, in order (lists as given; ranges and draws expanded, numbers
   /// printed so that they read back to the same double).
   std::vector<std::string> values;
@@ -41,10 +41,10 @@ struct Parameter {
 
 /// How the per-step values of a scalar column are reduced to one output.
 enum class Reduction {
-  last,  ///< the last step's value
-  min,   ///< the smallest over all steps
-  max,   ///< the largest over all steps
-  mean   ///< the arithmetic mean over all steps (summed in step order)
+  kLast,  ///< the last step's value
+  kMin,   ///< the smallest over all steps
+  kMax,   ///< the largest over all steps
+  kMean   ///< the arithmetic mean over all steps (summed in step order)
 };
 
 /// One reported output of every variant.
@@ -52,30 +52,30 @@ struct OutputSpec {
   std::string name;  ///< summary column name
   /// What is measured.
   enum class Kind {
-    scalar,       ///< a Simulation::scalar_names() column reduced over the steps
-    displacement  ///< the displacement of a body's vertex centroid from the first to the last step
+    kScalar,       ///< a Simulation::scalar_names() column reduced over the steps
+    kDisplacement  ///< the displacement of a body's vertex centroid from the first to the last step
   };
-  Kind kind = Kind::scalar;               ///< what is measured
-  std::string scalar;                     ///< Kind::scalar: the column name, e.g. "kinetic_energy"
-  Reduction reduction = Reduction::last;  ///< Kind::scalar: how the steps are reduced
-  std::string body;                       ///< Kind::displacement: OutputMesh::name of the body
-  int component = 0;                      ///< Kind::displacement: 0, 1, 2 = x, y, z; 3 = Euclidean norm
+  Kind kind = Kind::kScalar;               ///< what is measured
+  std::string scalar;                      ///< Kind::kScalar: the column name, e.g. "kinetic_energy"
+  Reduction reduction = Reduction::kLast;  ///< Kind::kScalar: how the steps are reduced
+  std::string body;                        ///< Kind::kDisplacement: OutputMesh::name of the body
+  int component = 0;                       ///< Kind::kDisplacement: 0, 1, 2 = x, y, z; 3 = Euclidean norm
 };
 
 /// How the parameters combine into variants.
 enum class Combination {
-  grid,  ///< Cartesian product; the last parameter varies fastest
-  zip    ///< the i-th values of every parameter together (all lists must have the same length)
+  kGrid,  ///< Cartesian product; the last parameter varies fastest
+  kZip    ///< the i-th values of every parameter together (all lists must have the same length)
 };
 
 /// A sweep file read and checked.
 struct SweepFile {
-  std::filesystem::path path;                   ///< the sweep file (or the name given to parse_sweep())
-  std::string name;                             ///< "name" (default: the file's stem)
-  std::string description;                      ///< "description": free text
-  std::filesystem::path base_scene;             ///< "base_scene", resolved against the sweep file's folder
-  std::string base_text;                        ///< the base scene file's text
-  Combination combination = Combination::grid;  ///< "combination"
+  std::filesystem::path path;                    ///< the sweep file (or the name given to parse_sweep())
+  std::string name;                              ///< "name" (default: the file's stem)
+  std::string description;                       ///< "description": free text
+  std::filesystem::path base_scene;              ///< "base_scene", resolved against the sweep file's folder
+  std::string base_text;                         ///< the base scene file's text
+  Combination combination = Combination::kGrid;  ///< "combination"
   /// "set": JSON pointer → compact JSON value applied to every variant before the parameters
   /// (e.g. fewer steps, outputs off), in the order given.
   std::vector<std::pair<std::string, std::string>> fixed;

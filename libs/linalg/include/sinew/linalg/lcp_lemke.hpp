@@ -33,7 +33,7 @@ namespace sinew {
 class LemkeLcpSolver final : public LcpSolver {
  public:
   /// Settings of the pivoting.
-  struct Params {
+  struct Options {
     /// Pivot limit; 0 means 50 (n + 1). Lemke needs about n pivots on contact problems; the
     /// bound only stops the rare exponential paths and the effect of bad round-off.
     Index max_pivots = 0;
@@ -51,14 +51,14 @@ class LemkeLcpSolver final : public LcpSolver {
     double tolerance = 1e-9;
   };
 
-  /// A solver with default Params.
+  /// A solver with default Options.
   LemkeLcpSolver();
   /// A solver with @p params; throws sinew::Error unless the tolerances are positive and finite,
   /// max_pivots >= 0 and refactor_interval >= 1.
-  explicit LemkeLcpSolver(const Params& params);
+  explicit LemkeLcpSolver(const Options& params);
 
   /// The settings in use.
-  const Params& params() const { return params_; }
+  const Options& options() const { return params_; }
   /// "lemke".
   const char* name() const override { return "lemke"; }
 
@@ -82,7 +82,7 @@ class LemkeLcpSolver final : public LcpSolver {
   Index lexicographic_min(std::vector<Index>& rows, const Eigen::VectorXd& denominators) const;
   void pivot_on(Index row, Eigen::VectorXd& p);
 
-  Params params_;
+  Options params_;
   Index columns_requested_ = 0;
   // Workspace of one solve, kept to reuse its memory. Variables: w_i = i, z_j = n + j, z0 = 2n.
   Eigen::MatrixXd basis_inverse_;  // (n x n) B^-1

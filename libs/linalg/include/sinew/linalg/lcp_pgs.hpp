@@ -25,7 +25,7 @@ namespace sinew {
 class PgsLcpSolver final : public LcpSolver {
  public:
   /// Settings of the iteration.
-  struct Params {
+  struct Options {
     /// Sweep limit. PGS converges linearly at a rate set by the conditioning of M; 500 keeps
     /// the cost of a simulation step bounded, and a problem that needs more (ill-conditioned or
     /// strongly coupled friction) is reported as not_converged rather than hidden.
@@ -41,14 +41,14 @@ class PgsLcpSolver final : public LcpSolver {
     bool warm_start = true;
   };
 
-  /// A solver with default Params.
+  /// A solver with default Options.
   PgsLcpSolver();
   /// A solver with @p params; throws sinew::Error unless max_iterations >= 1, tolerance > 0 and
   /// 0 < omega < 2.
-  explicit PgsLcpSolver(const Params& params);
+  explicit PgsLcpSolver(const Options& params);
 
   /// The settings in use.
-  const Params& params() const { return params_; }
+  const Options& options() const { return params_; }
   /// "pgs".
   const char* name() const override { return "pgs"; }
 
@@ -58,7 +58,7 @@ class PgsLcpSolver final : public LcpSolver {
                      bool warm) override;
 
  private:
-  Params params_;
+  Options params_;
   Eigen::VectorXd w_;  // (n) w = M z + q, kept current during a sweep; reused between solves
 };
 

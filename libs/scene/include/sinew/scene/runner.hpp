@@ -86,11 +86,11 @@ using ProgressCallback = std::function<bool(const RunProgress&)>;
 struct RunResult {
   /// How the run ended.
   enum class Status {
-    completed,  ///< reached RunOptions::steps
-    stopped,    ///< the progress callback returned false
-    failed      ///< a step was not ok (or produced non-finite positions): see message
+    kCompleted,  ///< reached RunOptions::steps
+    kStopped,    ///< the progress callback returned false
+    kFailed      ///< a step was not ok (or produced non-finite positions): see message
   };
-  Status status = Status::completed;               ///< how it ended
+  Status status = Status::kCompleted;              ///< how it ended
   std::string message;                             ///< failed: the step and what went wrong
   long first_step = 0;                             ///< Simulation::steps() when the run began (after a resume)
   long last_step = 0;                              ///< Simulation::steps() when it ended
@@ -107,12 +107,12 @@ struct RunResult {
   long warned_steps = 0;
   std::string first_warning;  ///< "step K: <warning>" of the first such step; "" when none
   /// True when the run reached its last step.
-  bool ok() const { return status == Status::completed; }
+  bool ok() const { return status == Status::kCompleted; }
 };
 
 /// Steps @p sim from its current state (or from RunOptions::resume) to RunOptions::steps, writing
 /// the outputs of RunOptions::outputs under RunOptions::out_dir (see the file comment), calling
-/// @p progress after every step. A step that is not ok ends the run with Status::failed after
+/// @p progress after every step. A step that is not ok ends the run with Status::kFailed after
 /// writing run.csv (its row included); numerical trouble is reported, not thrown.
 /// @throws sinew::Error before anything is written when the options are invalid (steps not after
 ///         the start, every < 1, PNG asked for without libpng or larger than this machine can

@@ -1,6 +1,6 @@
 // The reference backend in the registry: core's serial backend (sinew/core/serial_backend.hpp).
-#include "sinew/backends/serial.hpp"
 #include "sinew/core/serial_backend.hpp"
+#include "sinew/backends/serial.hpp"
 
 namespace sinew {
 

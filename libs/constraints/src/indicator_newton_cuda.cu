@@ -11,8 +11,8 @@ namespace sinew::constraints::detail {
 namespace {
 
 __global__ void indicator_newton_kernel(NcpFunction fn, const IndicatorBlock* blocks, std::size_t n, const double* u,
-                                   const double* r, const double* rho, const double* diag_w, double proximal,
-                                   IndicatorRowsOut out) {
+                                        const double* r, const double* rho, const double* diag_w, double proximal,
+                                        IndicatorRowsOut out) {
   const std::size_t b = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= n) return;
   indicator_newton_block(fn, blocks[b], u, r, rho, diag_w, proximal, out);
@@ -22,8 +22,9 @@ __global__ void indicator_newton_kernel(NcpFunction fn, const IndicatorBlock* bl
 
 bool have_cuda_indicator_newton() { return true; }
 
-void indicator_newton_blocks_cuda(NcpFunction fn, const IndicatorBlock* blocks, std::size_t n, const double* u, const double* r,
-                             const double* rho, const double* diag_w, double proximal, const IndicatorRowsOut& out) {
+void indicator_newton_blocks_cuda(NcpFunction fn, const IndicatorBlock* blocks, std::size_t n, const double* u,
+                                  const double* r, const double* rho, const double* diag_w, double proximal,
+                                  const IndicatorRowsOut& out) {
   if (n == 0) return;
   constexpr unsigned kThreads = 128;
   const unsigned grid = static_cast<unsigned>((n + kThreads - 1) / kThreads);

@@ -119,6 +119,21 @@ Eigen::VectorXd get_vector(std::istream& in, std::int64_t expected, const char* 
   return v;
 }
 
+// A rigid body's pose and twist (world frame, velocity of its origin) in state @p x.
+struct BodyMotion {
+  Vec3 x, v, w;
+  Quaternion q;
+};
+
+BodyMotion body_motion(const model::MechanicalSystem& sys, const integrators::State& state, Index body) {
+  BodyMotion m;
+  sys.body_pose(state.q, body, m.x, m.q);
+  const Index o = sys.body_velocity_offset(body);
+  m.v = Vec3{{state.u[o], state.u[o + 1], state.u[o + 2]}};
+  m.w = Vec3{{state.u[o + 3], state.u[o + 4], state.u[o + 5]}};
+  return m;
+}
+
 double energy_or_zero(const model::MechanicalSystem& s, const integrators::State& x) {
   return s.has_potential() ? s.potential_energy(x.t, x.q) : 0.0;
 }
@@ -216,12 +231,8 @@ void MultibodySimulation::append_body_states(std::vector<double>& out) const {
   for (const FemBodyView& b : scene_.fem_bodies) particles(b.first_particle, b.num_particles);
   for (const ClothView& c : scene_.cloths) particles(c.first_particle, c.num_particles);
   for (const RigidBodyView& r : scene_.rigid_bodies) {
-    Vec3 x;
-    Quaternion q;
-    sys.body_pose(s.state.q, r.body, x, q);
-    const Index o = sys.body_velocity_offset(r.body);
-    append_rigid_body_state(x, q, Vec3{{s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]}},
-                            Vec3{{s.state.u[o + 3], s.state.u[o + 4], s.state.u[o + 5]}}, out);
+    const BodyMotion b = body_motion(sys, s.state, r.body);
+    append_rigid_body_state(b.x, b.q, b.v, b.w, out);
   }
 }
 
@@ -333,16 +344,11 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     OutputMesh m{r.name, {}};
     RenderMesh tri;
     VtuField velocity{"velocity", 3, {}};
-    Vec3 x;
-    Quaternion q;
-    sys.body_pose(s.state.q, r.body, x, q);
-    const Index o = sys.body_velocity_offset(r.body);
-    const Vec3 v{{s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]}};
-    const Vec3 w{{s.state.u[o + 3], s.state.u[o + 4], s.state.u[o + 5]}};
+    const BodyMotion b = body_motion(sys, s.state, r.body);
     for (const Shape& shape : r.shapes) add_shape(shape, tri);
-    transform(tri, 0, rotation_matrix(q), x);
+    transform(tri, 0, rotation_matrix(b.q), b.x);
     for (const Vec3& p : tri.vertices) {
-      const Vec3 pv = v + cross(w, p - x);
+      const Vec3 pv = b.v + cross(b.w, p - b.x);
       velocity.values.insert(velocity.values.end(), {pv[0], pv[1], pv[2]});
     }
     m.frame.points = interleaved(tri.vertices);

@@ -228,9 +228,9 @@ struct LocalGlobalReport {
 /// Contact (description.obstacles, and between bodies with description.body_contact;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
-/// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q = q_free +
-/// A^-1 h H^T r (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step the step is
-/// bit for bit the one without obstacles.
+/// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q =
+/// q_free + A^-1 h H^T r (Algorithm 4; local_global_contact.hpp states the formulation). Without contacts in a step the
+/// step is bit for bit the one without obstacles.
 ///
 /// Cables (description.cables, local_global_cable.hpp; seed Sec. 7.8): each pulled cable is one
 /// bilateral row of H (dL/dq at q_t) next to the contacts' rows, in the same W and Newton step;

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cuda_libraries.hpp"
 #include "sinew/backends/cuda.hpp"
+#include "sinew/backends/cuda_launch.cuh"
 #include "sinew/core/loop_backend.hpp"
 
 namespace sinew {
@@ -30,23 +32,13 @@ void check_cusparse(cusparseStatus_t s, const char* call) {
     throw Error(std::string("cuSPARSE: ") + call + " failed: " + cuda_libraries().cusparse_error_string(s));
 }
 
-template <class F>
-__global__ void for_each_kernel(std::size_t n, F f) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) f(i);
-}
-
 struct CudaExec {
-  static constexpr unsigned kThreads = 256;
   int device = 0;
   cudaStream_t stream = nullptr;
 
   template <class F>
   void for_each(std::size_t n, const F& f) const {
-    if (n == 0) return;
-    const std::size_t blocks = (n + kThreads - 1) / kThreads;
-    for_each_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, f);
-    check_cuda(cudaGetLastError(), "kernel launch");
+    cuda_for_each_index(CudaQueue{device, stream}, n, f);
   }
   void* allocate(std::size_t bytes) const {
     void* p = nullptr;
@@ -93,6 +85,8 @@ class CudaBackend final : public LoopBackend<CudaExec> {
     check_cusparse(lib_.cusparse_create(&cusparse_), "cusparseCreate");
     check_cusparse(lib_.cusparse_set_stream(cusparse_, exec_.stream), "cusparseSetStream");
   }
+  // The libraries' own kernels (sinew::for_each_index) run on this backend's device and stream.
+  std::optional<CudaQueue> cuda_queue() const override { return CudaQueue{exec_.device, exec_.stream}; }
   ~CudaBackend() override {
     workspace_.reset();
     lib_.cusparse_destroy(cusparse_);

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "expect_error.hpp"
 #include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/constraints/natural_map.hpp"
@@ -258,6 +259,47 @@ TEST(IndicatorNewton, FailuresAreReportedAndBadOptionsAreErrors) {
   EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   EXPECT_EQ(IndicatorNewtonSolver(*serial, indicator_options(NcpFunction::kMinMap)).name(), "newton-cr-minmap");
   EXPECT_EQ(IndicatorNewtonSolver(*serial).name(), "newton-cr-fb");
+}
+
+// Both Newton solvers check their shared globalization options alike (newton_globalization.hpp),
+// naming the solver, the key and the value; and a shift that cannot grow (proximal_growth = 1)
+// ends the indicator Newton's damped steps instead of re-solving with the same shift for ever: on
+// the rank-deficient incline, with 2 CR iterations per step and one halving, steps fail the line
+// search (with growth 10 the solver re-solves with larger shifts: more CR solves than steps).
+TEST(IndicatorNewton, SharesNewtonSolversGlobalization) {
+  auto serial = make_backend("serial");
+  IndicatorNewtonOptions io;
+  NewtonOptions no;
+  io.proximal_range = no.proximal_range = 0.5;
+  EXPECT_SINEW_ERROR(IndicatorNewtonSolver(*serial, io),
+                     "IndicatorNewtonSolver: proximal_range must be finite and >= 1, got 0.5");
+  EXPECT_SINEW_ERROR(NewtonSolver(*serial, no), "NewtonSolver: proximal_range must be finite and >= 1, got 0.5");
+  io = {};
+  no = {};
+  io.stop.tolerance = no.stop.tolerance = -1.0;
+  EXPECT_SINEW_ERROR(IndicatorNewtonSolver(*serial, io),
+                     "IndicatorNewtonSolver: stop.tolerance must be finite and >= 0");
+  EXPECT_SINEW_ERROR(NewtonSolver(*serial, no), "NewtonSolver: stop.tolerance must be finite and >= 0");
+
+  const Incline s = incline(std::tan(10.0 * 3.14159265358979323846 / 180.0) - 0.001);
+  for (double growth : {1.0, 10.0}) {
+    IndicatorNewtonOptions o = indicator_options(NcpFunction::kMinMap, 1e-12);
+    o.cr_iterations = 2;
+    o.line_search_steps = 1;
+    o.proximal_growth = growth;
+    o.stop.max_iterations = 40;
+    Eigen::VectorXd r;
+    const SolverReport rep = IndicatorNewtonSolver(*serial, o).solve(s.problem, r);
+    std::cout << "[figures] incline, 2 CR iterations, proximal_growth " << growth << ": " << rep.iterations
+              << " steps, " << rep.inner_iterations << " CR iterations, error " << rep.error << "\n";
+    EXPECT_NE(rep.status, SolverStatus::kFailed) << rep.message;
+    EXPECT_TRUE(std::isfinite(rep.error));
+    if (growth == 1.0) {
+      EXPECT_LE(rep.inner_iterations, 2 * rep.iterations);  // one CR solve (2 iterations) per step
+    } else {
+      EXPECT_GT(rep.inner_iterations, 2 * rep.iterations);  // the failing steps this case is about
+    }
+  }
 }
 
 }  // namespace

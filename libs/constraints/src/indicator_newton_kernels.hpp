@@ -1,12 +1,14 @@
-// The per-block kernel of IndicatorNewtonSolver (indicator_newton_solver.cpp), private to constraints: one
-// SINEW_HD function shared by the host backends (through Backend::for_each_range) and the CUDA
-// kernel (indicator_newton_cuda.cu), and the CUDA entry point.
+// The per-block kernel of IndicatorNewtonStep (indicator_newton_step.cpp), private to constraints:
+// one plain functor looped on host backends and launched on CUDA ones by sinew::for_each_index
+// (indicator_newton_cuda.cu compiles the launch).
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "sinew/constraints/ncp_indicators.hpp"
 #include "sinew/core/config.hpp"
+#include "sinew/core/for_each_index.hpp"
 
 namespace sinew::constraints::detail {
 
@@ -77,13 +79,28 @@ SINEW_HD void indicator_newton_block(NcpFunction fn, const IndicatorBlock& b, co
   }
 }
 
-/// True when constraints was built with its CUDA kernels.
-bool have_cuda_indicator_newton();
-
-/// indicator_newton_block() for @p n blocks on the GPU; every pointer is device memory. Waits for the
-/// kernel and throws sinew::Error on a CUDA error.
-void indicator_newton_blocks_cuda(NcpFunction fn, const IndicatorBlock* blocks, std::size_t n, const double* u,
-                                  const double* r, const double* rho, const double* diag_w, double proximal,
-                                  const IndicatorRowsOut& out);
+/// indicator_newton_block() of block b: the indicators and CR quantities at (u, r).
+struct IndicatorNewtonKernel {
+  NcpFunction fn;                ///< NCP function of the indicators
+  const IndicatorBlock* blocks;  ///< (n) blocks
+  const double* u;               ///< (m) local velocities
+  const double* r;               ///< (m) impulses
+  const double* rho;             ///< (m) eq. (28) preconditioner
+  const double* diag_w;          ///< (m) W_ii
+  double proximal;               ///< proximal weight on rho
+  IndicatorRowsOut out;          ///< where the rows go
+  /// Block b.
+  SINEW_HD void operator()(std::size_t b) const {
+    indicator_newton_block(fn, blocks[b], u, r, rho, diag_w, proximal, out);
+  }
+};
 
 }  // namespace sinew::constraints::detail
+
+#if SINEW_CUDA_KERNELS
+namespace sinew {
+/// indicator_newton_cuda.cu compiles the launch of the per-block kernel.
+template <>
+struct CudaLaunchCompiled<constraints::detail::IndicatorNewtonKernel> : std::true_type {};
+}  // namespace sinew
+#endif

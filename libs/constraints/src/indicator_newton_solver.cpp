@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "indicator_newton_kernels.hpp"
+#include "newton_globalization.hpp"
 #include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
@@ -19,26 +20,13 @@ namespace {}  // namespace
 
 IndicatorNewtonSolver::IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options)
     : backend_(&backend), options_(options) {
-  require(options.stop.max_iterations >= 1, "IndicatorNewtonSolver: stop.max_iterations must be >= 1, got " +
-                                                std::to_string(options.stop.max_iterations));
-  require(options.stop.tolerance >= 0.0 && std::isfinite(options.stop.tolerance),
-          "IndicatorNewtonSolver: stop.tolerance must be finite and >= 0");
+  detail::check_globalization("IndicatorNewtonSolver", options);
   require(options.cr_iterations >= 1,
           "IndicatorNewtonSolver: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
-  require(options.line_search_steps >= 0,
-          "IndicatorNewtonSolver: line_search_steps must be >= 0, got " + std::to_string(options.line_search_steps));
-  require(options.proximal >= 0.0 && std::isfinite(options.proximal),
-          "IndicatorNewtonSolver: proximal must be finite and >= 0");
-  require(options.proximal_growth >= 1.0 && std::isfinite(options.proximal_growth),
-          "IndicatorNewtonSolver: proximal_growth must be finite and >= 1");
-  require(options.proximal_range >= 1.0 && std::isfinite(options.proximal_range),
-          "IndicatorNewtonSolver: proximal_range must be finite and >= 1");
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
           "IndicatorNewtonSolver: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
-  const bool host = backend.runs_host_code();
-  require(host || (backend.name() == "cuda" && detail::have_cuda_indicator_newton()),
-          "IndicatorNewtonSolver: backend '" + backend.name() + "' (" + backend.execution_space() +
-              ") does not run host code and has no indicator-Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
+  require(can_run_kernel<detail::IndicatorNewtonKernel>(backend),
+          cannot_run_kernel_message(backend, "IndicatorNewtonSolver's indicator kernel"));
   step_ = std::make_unique<IndicatorNewtonStep>(
       backend, IndicatorStepOptions{options.function, options.cr_iterations, options.cr_tolerance});
 }
@@ -112,9 +100,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
     update_u();
     return natural_map_error(p, r, u).relative;
   };
-  // Levenberg-Marquardt factor of the proximal shift (IndicatorNewtonOptions::proximal_growth).
-  double lambda = options_.proximal;
-  const double lambda_max = options_.proximal * options_.proximal_range;
+  detail::ProximalSchedule schedule(options_);  // the shift's Levenberg-Marquardt factor
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
     const std::string step = " at Newton step " + std::to_string(it + 1);
     const double error_before = report.error;
@@ -122,7 +108,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
     double error = error_before;
     for (;;) {
       // Proximal shift lambda err / (1 + err) rho on the coupled rows' E: vanishes with the error.
-      const double proximal = lambda * error_before / (1.0 + error_before);
+      const double proximal = schedule.shift(error_before);
       // Indicators (eqs. (46)-(57)) at (u, r) = the step's start, then eq. (26) by CR into dr.
       const KrylovResult inner = step_->direction(d_u, d_r, proximal);
       report.inner_iterations += inner.iterations;
@@ -147,11 +133,11 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
       }
       const bool ok = accepted(alpha, error);
       if (ok && alpha == 1.0) {  // a full step: relax the shift back toward options_.proximal
-        lambda = std::max(options_.proximal, lambda / options_.proximal_growth);
+        schedule.relax();
         break;
       }
-      const bool can_grow = lambda > 0.0 && lambda * options_.proximal_growth <= lambda_max;
-      if (can_grow) lambda *= options_.proximal_growth;
+      const bool can_grow = schedule.can_grow();
+      if (can_grow) schedule.grow();
       if (ok) break;   // damped: the larger shift applies from the next step
       if (can_grow) {  // no trial decreased enough: re-solve from the same point with a larger shift
         error = try_step(0.0);
@@ -163,7 +149,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
       // of bench/contact_solvers_bench stalled at error 2e-3 (shift at its cap, tiny steps); without
       // the restart, a lower cap (1e3) stalled the incline of the tests at 8e-6.
       if (best_alpha != alpha) error = try_step(best_alpha);
-      lambda = options_.proximal;
+      schedule.reset();
       break;
     }
     report.iterations = it + 1;

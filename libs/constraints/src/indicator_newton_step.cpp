@@ -53,25 +53,6 @@ class IndicatorOperator final : public LinearOperator {
   DeviceArray<double>* t_;
 };
 
-// The per-block kernel over a range of blocks on a host backend.
-class HostKernel final : public RangeKernel {
- public:
-  HostKernel(NcpFunction fn, const IndicatorBlock* blocks, const double* u, const double* r, const double* rho,
-             const double* diag_w, double proximal, const IndicatorRowsOut& out)
-      : fn_(fn), blocks_(blocks), u_(u), r_(r), rho_(rho), diag_w_(diag_w), proximal_(proximal), out_(out) {}
-  void operator()(std::size_t begin, std::size_t end) const override {
-    for (std::size_t b = begin; b < end; ++b)
-      detail::indicator_newton_block(fn_, blocks_[b], u_, r_, rho_, diag_w_, proximal_, out_);
-  }
-
- private:
-  NcpFunction fn_;
-  const IndicatorBlock* blocks_;
-  const double *u_, *r_, *rho_, *diag_w_;
-  double proximal_;
-  IndicatorRowsOut out_;
-};
-
 }  // namespace
 
 std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
@@ -110,9 +91,8 @@ IndicatorNewtonStep::IndicatorNewtonStep(Backend& backend, const IndicatorStepOp
           "IndicatorNewtonStep: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
           "IndicatorNewtonStep: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
-  require(backend.runs_host_code() || (backend.name() == "cuda" && detail::have_cuda_indicator_newton()),
-          "IndicatorNewtonStep: backend '" + backend.name() + "' (" + backend.execution_space() +
-              ") does not run host code and has no indicator-Newton kernel (CUDA kernels need SINEW_WITH_CUDA=ON)");
+  require(can_run_kernel<detail::IndicatorNewtonKernel>(backend),
+          cannot_run_kernel_message(backend, "IndicatorNewtonStep's indicator kernel"));
   impl_->options = options;
 }
 
@@ -197,15 +177,9 @@ KrylovResult IndicatorNewtonStep::direction(const DeviceArray<double>& u, const 
   require(m.W.csr != nullptr || m.W.op != nullptr, "IndicatorNewtonStep: prepare() was not called");
   const IndicatorRowsOut out{m.omega.data(), m.diag_add.data(), m.inv_diag.data(), m.rhs.data(), m.dr_open.data()};
   // Indicators, eqs. (46)-(57), one block per index, at (u, r).
-  if (be.runs_host_code()) {
-    const HostKernel kernel(m.options.function, m.blocks.data(), u.data(), r.data(), m.rho.data(), m.diag_w.data(),
-                            proximal, out);
-    be.for_each_range(m.n_blocks, kernel);
-  } else {
-    be.synchronize();  // inputs may still be in flight on the backend's stream
-    detail::indicator_newton_blocks_cuda(m.options.function, m.blocks.data(), m.n_blocks, u.data(), r.data(),
-                                         m.rho.data(), m.diag_w.data(), proximal, out);
-  }
+  const detail::IndicatorNewtonKernel kernel{m.options.function, m.blocks.data(), u.data(), r.data(),
+                                             m.rho.data(),       m.diag_w.data(), proximal, out};
+  for_each_index(be, m.n_blocks, kernel, "IndicatorNewtonStep's indicator kernel");
   // rhs = -phi_C - Omega W dr_O (decoupled rows' steps moved to the right-hand side).
   m.W.apply(be, m.dr_open, m.t);
   be.multiply(m.omega, m.t, m.t);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "newton_globalization.hpp"
 #include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
@@ -305,14 +306,9 @@ class KrylovStep {
 
 NewtonSolver::NewtonSolver(Backend& backend, const NewtonOptions& options)
     : backend_(&backend), options_(options), krylov_(std::make_unique<BiCgStab>(backend)) {
-  require(options.stop.max_iterations >= 1, "NewtonSolver: max_iterations must be >= 1");
-  require(options.line_search_steps >= 0, "NewtonSolver: line_search_steps must be >= 0");
-  require(options.proximal >= 0.0 && std::isfinite(options.proximal), "NewtonSolver: proximal must be finite and >= 0");
-  require(options.proximal_growth >= 1.0 && std::isfinite(options.proximal_growth),
-          "NewtonSolver: proximal_growth must be finite and >= 1");
-  require(options.proximal_range >= 1.0 && std::isfinite(options.proximal_range),
-          "NewtonSolver: proximal_range must be finite and >= 1");
-  require(options.merit_memory >= 0, "NewtonSolver: merit_memory must be >= 0");
+  detail::check_globalization("NewtonSolver", options);
+  require(options.merit_memory >= 0,
+          "NewtonSolver: merit_memory must be >= 0, got " + std::to_string(options.merit_memory));
 }
 
 NewtonSolver::~NewtonSolver() = default;
@@ -370,14 +366,10 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   if (report.error <= options_.stop.tolerance)
     return finish(SolverStatus::kConverged, "the warm start already solves it");
 
-  // Levenberg-Marquardt factor of the proximal shift (NewtonOptions::proximal_growth): it grows
-  // while the steps need damping and relaxes back to options_.proximal on full steps, so the
-  // well-posed problems keep the fixed factor and their quadratic rate.
-  double lambda = options_.proximal;
+  detail::ProximalSchedule schedule(options_);  // the shift's Levenberg-Marquardt factor
   // The merits of the last NewtonOptions::merit_memory iterates: the line search's reference.
   std::vector<double> recent;
   const std::size_t memory = static_cast<std::size_t>(options_.merit_memory);
-  const double lambda_max = options_.proximal * options_.proximal_range;
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
     const std::string step = " at Newton step " + std::to_string(it + 1);
     const double phi_norm = phi.norm();
@@ -409,7 +401,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
     bool armijo = false;
     for (;;) {
       // Proximal shift of the diagonal (NewtonOptions::proximal), vanishing with phi.
-      const double proximal = lambda * phi_norm / (1.0 + phi_norm);
+      const double proximal = schedule.shift(phi_norm);
       // Only rows coupled through W (a nonzero row of Omega) can make the matrix singular; the
       // others (open contacts, min-map's inactive friction) keep their exact step r -> 0.
       for (std::size_t b = 0; b < J.row.size(); ++b)
@@ -439,14 +431,11 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       // A damped or failed step means the model (Omega W + E) is poor or nearly singular along
       // dr: retry with a larger shift, which bends dr toward the gradient and shortens it.
       // No growth left (proximal = 0, proximal_growth = 1, or at the cap): keep this step.
-      if ((armijo && best_alpha == 1.0) || !(lambda > 0.0) || !(options_.proximal_growth > 1.0) ||
-          lambda * options_.proximal_growth > lambda_max)
-        break;
-      lambda *= options_.proximal_growth;
+      if ((armijo && best_alpha == 1.0) || !schedule.can_grow()) break;
+      schedule.grow();
       if (armijo) break;  // accepted, damped: the larger shift applies from the next step
     }
-    if (options_.line_search_steps > 0 && armijo && best_alpha == 1.0)
-      lambda = std::max(options_.proximal, lambda / options_.proximal_growth);
+    if (options_.line_search_steps > 0 && armijo && best_alpha == 1.0) schedule.relax();
 
     if (options_.line_search_steps == 0) {  // the seed's undamped iteration
       r += dr;

@@ -13,9 +13,9 @@
 #include <string>
 #include <utility>
 
-#include "local_global_cuda.hpp"
 #include "local_global_impl.hpp"
 #include "local_global_kernels.hpp"
+#include "local_global_triangle_kernels.hpp"
 #include "local_global_triangles.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
@@ -39,41 +39,16 @@ constexpr double kAutoPinFactor = 1e4;
 }  // namespace
 
 // One pass of the local step over every element: F = G q (multi-vector SpMV), then the element
-// kernel (seed eq. (5)) through for_each_range on host backends or the CUDA kernel.
+// kernel (seed eq. (5)) on the backend (sinew::for_each_index).
 void LocalGlobalIntegrator::Impl::local_pass(int mode) {
   detail::LocalConstants k = constants;
   k.mode = mode;
-  tris.local_pass(*backend, k, host_loop, x);
+  tris.local_pass(*backend, k, x);
   if (n_tets == 0) return;
   backend->spmv3(1.0, G, Op::kNoTranspose, x, 0.0, F_t);
-  double* u_ptr = u.empty() ? nullptr : u.data();
-  if (host_loop) {
-    struct Kernel final : RangeKernel {
-      detail::LocalConstants k;
-      const double* volumes;
-      const double* weights;
-      const double* F_t;
-      double* u;
-      double* p_w;
-      double* energy;
-      void operator()(std::size_t begin, std::size_t end) const override {
-        for (std::size_t e = begin; e < end; ++e)
-          detail::local_step_element(k, volumes[e], weights[e], F_t + 9 * e, u ? u + 9 * e : nullptr, p_w + 9 * e,
-                                     energy + e);
-      }
-    } kernel;
-    kernel.k = k;
-    kernel.volumes = volumes.data();
-    kernel.weights = weights.data();
-    kernel.F_t = F_t.data();
-    kernel.u = u_ptr;
-    kernel.p_w = p_w.data();
-    kernel.energy = energy.data();
-    backend->for_each_range(n_tets, kernel);
-  } else {
-    backend->synchronize();  // F_t may still be in flight on the backend's stream
-    detail::local_step_cuda(k, volumes.data(), weights.data(), n_tets, F_t.data(), u_ptr, p_w.data(), energy.data());
-  }
+  const detail::LocalStepKernel kernel{
+      k, volumes.data(), weights.data(), F_t.data(), u.empty() ? nullptr : u.data(), p_w.data(), energy.data()};
+  for_each_index(*backend, n_tets, kernel, "LocalGlobalIntegrator's local step");
 }
 
 // E(x) of eq. (1) in energy units, from the element energies of the last local pass:
@@ -224,12 +199,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
           who + "body_contact: contact between the solid's " + std::to_string(bodies.surfaces.bodies) +
               " bodies needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step) + "; set body_contact = false to let them pass through");
-  if (!backend.runs_host_code()) {
-    require(backend.name() == "cuda" && detail::have_cuda_local_step(),
-            "LocalGlobalIntegrator: backend '" + backend.name() + "' (" + backend.execution_space() +
-                ") runs no host code and has no local-step kernel (CUDA builds only)");
-    m.host_loop = false;
-  }
+  require(can_run_kernel<detail::LocalStepKernel>(backend) && can_run_kernel<detail::TriangleLocalStepKernel>(backend),
+          cannot_run_kernel_message(backend, "LocalGlobalIntegrator's local step"));
 
   // ---- G (3 n_tets x n) and A_s = M + h^2 sum W_e C_e C_e^T + h^2 sum_pins w e_v e_v^T (eq. (6))
   const double h2 = m.h * m.h;

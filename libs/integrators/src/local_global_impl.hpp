@@ -36,7 +36,6 @@ struct LocalGlobalIntegrator::Impl {
   CsrMatrix As;                           // (n x n) scalar system matrix, A = A_s (x) I_3
   double jacobi_omega = 1.0;
   long steps = 0;
-  bool host_loop = true;
 
   std::unique_ptr<SparseInverse> inverse;             // kSparseInverse
   std::unique_ptr<SparseInverseOperator> inverse_op;  // kSparseInverse

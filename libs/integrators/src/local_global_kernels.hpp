@@ -1,12 +1,16 @@
 // The per-element local step of LocalGlobalIntegrator (seed eq. (5)), written once as SINEW_HD
-// functions for the host backends (local_global.cpp) and the CUDA kernel (local_global_cuda.cu).
+// functions and looped by sinew::for_each_index on every backend (local_global_cuda.cu compiles
+// the CUDA launch).
 // Private to the integrators library.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <type_traits>
 
 #include "sinew/core/config.hpp"
+#include "sinew/core/for_each_index.hpp"
 #include "sinew/core/small_matrix.hpp"
 #include "sinew/core/svd3.hpp"
 #include "sinew/materials/arap.hpp"
@@ -104,4 +108,30 @@ SINEW_HD void local_step_element(const LocalConstants& c, double volume, double 
     for (int j = 0; j < 3; ++j) p_w[3 * j + i] = P(i, j);
 }
 
+/// local_step_element() of tetrahedron e: F_t, u, p_w hold 9 entries per element, volumes,
+/// weights and energy one.
+struct LocalStepKernel {
+  /// Smaller CUDA blocks: each thread holds a 3x3 SVD and the model's local problem.
+  static constexpr unsigned kCudaThreadsPerBlock = 128;
+  LocalConstants c;       ///< model, Lame parameters, mode
+  const double* volumes;  ///< (n) rest volumes
+  const double* weights;  ///< (n) ADMM / projective weights
+  const double* F_t;      ///< (9 n) deformation gradients, transposed
+  double* u;              ///< (9 n) scaled duals, or null without ADMM
+  double* p_w;            ///< (9 n) weighted projections
+  double* energy;         ///< (n) element energies
+  /// Element e.
+  SINEW_HD void operator()(std::size_t e) const {
+    local_step_element(c, volumes[e], weights[e], F_t + 9 * e, u ? u + 9 * e : nullptr, p_w + 9 * e, energy + e);
+  }
+};
+
 }  // namespace sinew::integrators::detail
+
+#if SINEW_CUDA_KERNELS
+namespace sinew {
+/// local_global_cuda.cu compiles the launch of the tetrahedral local step.
+template <>
+struct CudaLaunchCompiled<integrators::detail::LocalStepKernel> : std::true_type {};
+}  // namespace sinew
+#endif

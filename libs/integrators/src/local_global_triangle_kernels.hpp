@@ -1,7 +1,7 @@
 // The per-triangle (membrane, cloth) local step of LocalGlobalIntegrator (seed eq. (5) on the
 // 3x2 deformation gradient F = Ds Dm^-1 of materials' triangle.hpp), written once as SINEW_HD
-// functions for the host backends (local_global_triangles.cpp) and the CUDA kernel
-// (local_global_cuda.cu). Private to the integrators library.
+// functions and looped by sinew::for_each_index on every backend (local_global_cuda.cu compiles
+// the CUDA launch). Private to the integrators library.
 //
 // Energies (V = A t, rest area times thickness; sigma0, sigma1 >= 0 the singular values of F):
 //   ARAP           V mu ((sigma0 - 1)^2 + (sigma1 - 1)^2)                       = V MembraneArap
@@ -12,9 +12,12 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
+#include <type_traits>
 
 #include "local_global_kernels.hpp"
 #include "sinew/core/config.hpp"
+#include "sinew/core/for_each_index.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
 
@@ -237,4 +240,30 @@ SINEW_HD void triangle_local_step(const LocalConstants& c, double volume, double
   }
 }
 
+/// triangle_local_step() of triangle e: F, u, p_w hold 6 entries per element, volumes, weights
+/// and energy one.
+struct TriangleLocalStepKernel {
+  /// Smaller CUDA blocks, as the tetrahedral local step.
+  static constexpr unsigned kCudaThreadsPerBlock = 128;
+  LocalConstants c;       ///< model, Lame parameters, mode
+  const double* volumes;  ///< (n) rest area times thickness
+  const double* weights;  ///< (n) ADMM / projective weights
+  const double* F;        ///< (6 n) deformation gradients by columns
+  double* u;              ///< (6 n) scaled duals, or null without ADMM
+  double* p_w;            ///< (6 n) weighted projections
+  double* energy;         ///< (n) element energies
+  /// Triangle e.
+  SINEW_HD void operator()(std::size_t e) const {
+    triangle_local_step(c, volumes[e], weights[e], F + 6 * e, u ? u + 6 * e : nullptr, p_w + 6 * e, energy + e);
+  }
+};
+
 }  // namespace sinew::integrators::detail
+
+#if SINEW_CUDA_KERNELS
+namespace sinew {
+/// local_global_cuda.cu compiles the launch of the triangle local step.
+template <>
+struct CudaLaunchCompiled<integrators::detail::TriangleLocalStepKernel> : std::true_type {};
+}  // namespace sinew
+#endif

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "local_global_cuda.hpp"
 #include "local_global_triangle_kernels.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -119,39 +118,14 @@ void TriangleElements::reset_duals(Backend& backend) {
   if (!u_.empty()) backend.fill(u_, 0.0);
 }
 
-void TriangleElements::local_pass(Backend& backend, const LocalConstants& k, bool host_loop,
-                                  const DeviceArray<double>& x) {
+void TriangleElements::local_pass(Backend& backend, const LocalConstants& k, const DeviceArray<double>& x) {
   const std::size_t count = rests_.size();
   if (count == 0) return;
   backend.spmv3(1.0, G_, Op::kNoTranspose, x, 0.0, F_);  // F by columns: row (e, j) holds F's column j
-  double* u = u_.empty() ? nullptr : u_.data();
-  if (host_loop) {
-    struct Kernel final : RangeKernel {
-      LocalConstants k;
-      const double* volumes;
-      const double* weights;
-      const double* F;
-      double* u;
-      double* p_w;
-      double* energy;
-      void operator()(std::size_t begin, std::size_t end) const override {
-        for (std::size_t e = begin; e < end; ++e)
-          triangle_local_step(k, volumes[e], weights[e], F + 6 * e, u ? u + 6 * e : nullptr, p_w + 6 * e, energy + e);
-      }
-    } kernel;
-    kernel.k = k;
-    kernel.volumes = volumes_dev_.data();
-    kernel.weights = weights_dev_.data();
-    kernel.F = F_.data();
-    kernel.u = u;
-    kernel.p_w = p_w_.data();
-    kernel.energy = energy_.data();
-    backend.for_each_range(count, kernel);
-  } else {
-    backend.synchronize();  // F may still be in flight on the backend's stream
-    triangle_local_step_cuda(k, volumes_dev_.data(), weights_dev_.data(), count, F_.data(), u, p_w_.data(),
-                             energy_.data());
-  }
+  const TriangleLocalStepKernel kernel{
+      k,           volumes_dev_.data(), weights_dev_.data(), F_.data(), u_.empty() ? nullptr : u_.data(),
+      p_w_.data(), energy_.data()};
+  for_each_index(backend, count, kernel, "LocalGlobalIntegrator's triangle local step");
 }
 
 void TriangleElements::add_rhs(Backend& backend, double alpha, double beta, DeviceArray<double>& b) {

@@ -38,8 +38,8 @@ class TriangleElements {
   void upload(Backend& backend, bool neo_hookean);
   /// Sets the ADMM duals to 0 (start of a step; Neo-Hookean only).
   void reset_duals(Backend& backend);
-  /// F = G_tri x, then the triangle kernel in @p constants' mode (host loop or CUDA kernel).
-  void local_pass(Backend& backend, const LocalConstants& constants, bool host_loop, const DeviceArray<double>& x);
+  /// F = G_tri x, then the triangle kernel in @p constants' mode on the backend (sinew::for_each_index).
+  void local_pass(Backend& backend, const LocalConstants& constants, const DeviceArray<double>& x);
   /// b = alpha G_tri^T p_w + beta b (the triangles' share of eq. (6)'s right-hand side).
   void add_rhs(Backend& backend, double alpha, double beta, DeviceArray<double>& b);
   /// Sum of the element energies of the last pass that computed them.

@@ -8,7 +8,7 @@
 #include "sinew/materials/linear_elasticity.hpp"
 #include "sinew/materials/st_venant_kirchhoff.hpp"
 #include "sinew/materials/stable_neo_hookean.hpp"
-#include "tet_elements_cuda.hpp"
+#include "tet_elements_kernel.hpp"
 
 namespace sinew {
 namespace {
@@ -57,16 +57,12 @@ class TetMaterialOf final : public TetMaterial {
       hessian(rests[e], xe, project_psd, H + 144 * static_cast<std::size_t>(e));
     }
   }
-  void do_evaluate_elements(const double* x, const Index* tets, const TetRest* rests, std::size_t begin,
-                            std::size_t end, bool project_psd, double* energy, double* gradient,
-                            double* hessian) const override {
-    for (std::size_t e = begin; e < end; ++e) {
-      double xe[12];
-      gather(x, tets, static_cast<Index>(e), xe);
-      energy[e] = tet_energy<Model>(rests[e], xe, lame());
-      tet_gradient<Model>(rests[e], xe, lame(), gradient + 12 * e);
-      this->hessian(rests[e], xe, project_psd, hessian + 144 * e);
-    }
+  void do_evaluate_elements(const DeviceTetMesh& mesh, const double* x, bool project_psd,
+                            DeviceTetValues& out) const override {
+    const detail::TetElementsKernel<Model> kernel{
+        x,           mesh.tets().data(), mesh.rests().data(), lame(),
+        project_psd, out.energy.data(),  out.gradient.data(), out.hessian.data()};
+    for_each_index(mesh.backend(), mesh.num_tets(), kernel, "tet material element kernel");
   }
 
  private:
@@ -159,30 +155,7 @@ void TetMaterial::evaluate_elements(const DeviceTetMesh& mesh, const DeviceArray
   fit(out.energy, n);
   fit(out.gradient, 12 * n);
   fit(out.hessian, 144 * n);
-  if (backend.runs_host_code()) {
-    // A local class shares the member function's access to the protected per-range kernel.
-    struct Kernel final : RangeKernel {
-      Kernel(const TetMaterial& m, const DeviceTetMesh& mesh, const double* x, bool p, DeviceTetValues& o)
-          : material(m), mesh(mesh), x(x), project_psd(p), out(o) {}
-      void operator()(std::size_t begin, std::size_t end) const override {
-        material.do_evaluate_elements(x, mesh.tets().data(), mesh.rests().data(), begin, end, project_psd,
-                                      out.energy.data(), out.gradient.data(), out.hessian.data());
-      }
-      const TetMaterial& material;
-      const DeviceTetMesh& mesh;
-      const double* x;
-      bool project_psd;
-      DeviceTetValues& out;
-    } kernel(*this, mesh, x.data(), project_psd, out);
-    backend.for_each_range(n, kernel);
-  } else if (backend.name() == "cuda" && detail::have_cuda_tet_elements()) {
-    backend.synchronize();  // inputs may still be in flight on the backend's stream
-    detail::evaluate_tet_elements_cuda(model(), lame(), x.data(), mesh.tets().data(), mesh.rests().data(), n,
-                                       project_psd, out.energy.data(), out.gradient.data(), out.hessian.data());
-  } else {
-    throw Error("tet material: backend '" + backend.name() + "' (" + backend.execution_space() +
-                ") does not run host code and has no tet element kernels");
-  }
+  do_evaluate_elements(mesh, x.data(), project_psd, out);
 }
 
 void TetMaterial::evaluate_elements(Backend& backend, const std::vector<double>& x, const std::vector<Index>& tets,

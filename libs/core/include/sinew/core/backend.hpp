@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,13 @@ enum class CopyKind { kHostToDevice, kDeviceToHost, kDeviceToDevice };
 struct BackendOptions {
   int threads = 0;  ///< worker threads for CPU backends; 0 = all hardware threads
   int device = 0;   ///< GPU ordinal for GPU backends
+};
+
+/// The CUDA device and stream on which a backend orders its work, so that a library's own kernels
+/// (sinew::for_each_index) run in order with the backend's copies and BLAS calls.
+struct CudaQueue {
+  int device = 0;          ///< CUDA device ordinal
+  void* stream = nullptr;  ///< the backend's cudaStream_t
 };
 
 /// A loop body over index ranges [begin, end), run by Backend::for_each_range(). It is how
@@ -158,6 +166,10 @@ class Backend {
   /// True when this backend's memory is host memory and its threads run host code, so that
   /// for_each_range() works (serial, tbb, kokkos on a host execution space; not cuda).
   virtual bool runs_host_code() const { return false; }
+  /// The CUDA device and stream this backend issues its kernels on, when it runs CUDA kernels
+  /// (cuda; a Kokkos backend on a CUDA execution space could report its own); empty otherwise.
+  /// It is the capability sinew::for_each_index() asks for, instead of a backend's name.
+  virtual std::optional<CudaQueue> cuda_queue() const { return std::nullopt; }
   /// Runs @p kernel over [0, n) split into ranges, concurrently where the backend has threads.
   /// Every index is computed by exactly one call, so results do not depend on the split.
   /// @throws sinew::Error when !runs_host_code(), naming the backend.

@@ -69,9 +69,9 @@ class TetMaterial {
                         bool project_psd, std::vector<double>& H) const;
   /// Energy, gradient and Hessian of every element at once, in parallel on the mesh's backend:
   /// the per-element kernel of an implicit step. Each element is computed whole by one thread,
-  /// so the values are bitwise identical on every host backend and thread count. Host-code
-  /// backends loop do_evaluate_elements() through Backend::for_each_range(); the cuda backend
-  /// runs a device kernel of the same inline functions (when sinew is built with CUDA).
+  /// so the values are bitwise identical on every host backend and thread count. One functor of
+  /// the model's inline functions runs on every backend (sinew::for_each_index): looped on host
+  /// backends, a kernel on the backend's stream on cuda (when sinew is built with CUDA).
   /// @param mesh         connectivity and rest data on a backend.
   /// @param x            (3 mesh.num_vertices()) positions on the same backend.
   /// @param project_psd  project each element Hessian to be positive semi-definite.
@@ -96,10 +96,10 @@ class TetMaterial {
   /// element_hessians() on checked input; H has 144 n_tets entries.
   virtual void do_element_hessians(const double* x, const Index* tets, const TetRest* rests, Index n_tets,
                                    bool project_psd, double* H) const = 0;
-  /// evaluate_elements() on checked input for elements [begin, end) of the output arrays.
-  virtual void do_evaluate_elements(const double* x, const Index* tets, const TetRest* rests, std::size_t begin,
-                                    std::size_t end, bool project_psd, double* energy, double* gradient,
-                                    double* hessian) const = 0;
+  /// evaluate_elements() on checked input: the model's per-element kernel over the mesh on its
+  /// backend (sinew::for_each_index), into @p out, which has the mesh's sizes.
+  virtual void do_evaluate_elements(const DeviceTetMesh& mesh, const double* x, bool project_psd,
+                                    DeviceTetValues& out) const = 0;
 
  private:
   /// Throws sinew::Error unless x has 3 entries per vertex, tets 4 in-range indices per rest element.

@@ -88,7 +88,7 @@ integrators::LocalGlobalDescription block_on_plane(const BarSize& s) {
   d.model = g_model;
   d.elastic = {1e5, 0.3};
   d.time_step = 0.01;
-  d.obstacles.push_back(integrators::half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.5));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.5));
   return d;
 }
 

@@ -47,7 +47,7 @@ inline SweepArgs parse_sweep_args(const std::vector<std::string>& args, bool mpi
 /// The progress line of one finished variant, the @p done-th of @p total to end (stderr).
 inline void print_variant(const ensemble::VariantResult& r, std::size_t done, std::size_t total) {
   std::fprintf(stderr, "[%zu/%zu] %s %s%s (%.2f s)%s%s\n", done, total, ensemble::variant_folder(r.index).c_str(),
-               r.ok ? "ok" : "FAILED", r.reused ? " (earlier run)" : "", r.wall_seconds, r.ok ? "" : ": ",
+               r.ok() ? "ok" : "FAILED", r.reused ? " (earlier run)" : "", r.wall_seconds, r.ok() ? "" : ": ",
                r.error.c_str());
 }
 

@@ -82,8 +82,7 @@ TEST(ContactConstraint, BoxOnTiltedPlaneRowsAreGapRates) {
   p.mu = 0.3;
   p.margin = 0.05;
   ContactConstraint c(p);
-  const constraints::Obstacle plane =
-      constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{std::sin(0.1745), 0, std::cos(0.1745)}});
+  const Obstacle plane = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{std::sin(0.1745), 0, std::cos(0.1745)}});
   c.add_obstacle(plane.shape, plane.pose);
   c.add_body_collider(b, Shape{ShapeType::kBox, {0.1, 0.1, 0.05}});
   c.check(system);
@@ -128,7 +127,7 @@ TEST(ContactConstraint, ParticlesAgainstAPlane) {
   ContactOptions p;
   p.mu = 0.4;
   ContactConstraint c(p);
-  const constraints::Obstacle floor = constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
+  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
   c.add_obstacle(floor.shape, floor.pose);
   c.add_particles(0, 3);
   c.check(system);

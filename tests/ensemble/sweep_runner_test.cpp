@@ -66,11 +66,11 @@ TEST(RunSweep, AFailingVariantIsRecordedAndTheOthersComplete) {
   const SweepResult r = run(small_sweep(), dir, 2);
   ASSERT_EQ(r.variants.size(), 6u);
   EXPECT_EQ(r.failed(), 1u);
-  EXPECT_FALSE(r.variants[2].ok);
+  EXPECT_FALSE(r.variants[2].ok());
   EXPECT_NE(r.variants[2].error.find("small.json variant 2 (mu=-0.5)"), std::string::npos) << r.variants[2].error;
   EXPECT_TRUE(std::isnan(r.variants[2].outputs[0]));
   for (std::size_t i : {0u, 1u, 3u, 4u, 5u}) {
-    EXPECT_TRUE(r.variants[i].ok) << i << ": " << r.variants[i].error;
+    EXPECT_TRUE(r.variants[i].ok()) << i << ": " << r.variants[i].error;
     EXPECT_TRUE(fs::exists(dir / variant_folder(i) / "run.csv")) << i;
     EXPECT_GE(r.variants[i].outputs[2], 1.0) << "the block touches the slope";
   }
@@ -92,9 +92,9 @@ TEST(RunSweep, AVariantFailingNumericallyIsRecorded) {
                                   "newton.json", SINEW_SCENES_DIR);
   const SweepResult r = run(s, fresh_dir("numerical"), 2);
   ASSERT_EQ(r.variants.size(), 2u);
-  EXPECT_TRUE(r.variants[0].ok) << r.variants[0].error;
+  EXPECT_TRUE(r.variants[0].ok()) << r.variants[0].error;
   EXPECT_GT(r.variants[0].outputs[0], 0.0) << "the beam starts to fall";
-  EXPECT_FALSE(r.variants[1].ok);
+  EXPECT_FALSE(r.variants[1].ok());
   EXPECT_NE(r.variants[1].error.find("step 1 (from t = 0 s) failed: implicit_euler: Newton did not converge"),
             std::string::npos)
       << r.variants[1].error;
@@ -157,14 +157,14 @@ TEST(RunSweep, ARerunReusesRecordedVariants) {
 TEST(RunSweep, ResultFilesRoundTrip) {
   VariantResult r;
   r.index = 7;
-  r.ok = false;
+  r.completed = false;
   r.error = "bad \"value\"";
   r.outputs = {0.1, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()};
   r.fingerprint = 0xfedcba9876543210ULL;
   r.wall_seconds = 1.5;
   const VariantResult b = parse_result(result_text(r), "r.json");
   EXPECT_EQ(b.index, 7u);
-  EXPECT_FALSE(b.ok);
+  EXPECT_FALSE(b.ok());
   EXPECT_EQ(b.error, r.error);
   EXPECT_EQ(b.fingerprint, r.fingerprint);
   EXPECT_EQ(b.outputs[0], 0.1);

@@ -77,7 +77,7 @@ double total_mass(const LocalGlobalIntegrator& lg) {
 TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
   const Block block = make_block(4, 4, 4, 0.1, 0.1, 0.1, 0.02);
   LocalGlobalDescription d = describe(block, 1e5, 0.01);
-  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.5));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.5));
   auto backend = make_backend("serial");
   LocalGlobalIntegrator lg(*backend, d);
   const double weight_impulse = total_mass(lg) * 9.81 * 0.01;
@@ -118,7 +118,7 @@ TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
 TEST(LocalGlobalContact, NoContactGivesBitwiseTheStepWithoutObstacles) {
   const Block block = make_block(3, 3, 3, 0.1, 0.1, 0.1, 0.02);
   LocalGlobalDescription plain = describe(block, 1e5, 0.01), far = plain;
-  far.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, -10}}, 0.5));
+  far.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, -10}}, Vec3{{0, 0, 1}}, 0.5));
   auto backend = make_backend("serial");
   LocalGlobalIntegrator a(*backend, plain), b(*backend, far);
   for (int s = 0; s < 20; ++s) {
@@ -146,7 +146,7 @@ InclineRun run_incline(double mu, ContactPreconditioner preconditioner, int iter
   LocalGlobalDescription d = describe(block, 1e8, 0.01);
   const double a = 10.0 * kPi / 180.0;
   d.gravity = Vec3{{9.81 * std::sin(a), 0.0, -9.81 * std::cos(a)}};
-  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, mu));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, mu));
   d.contact_vertices = block.bottom;
   LocalGlobalOptions o;
   o.iterations = iterations;
@@ -311,8 +311,8 @@ TEST(LocalGlobalContact, RotatingCylinderCarriesABlock) {
 TEST(LocalGlobalContact, CornerVerticesTouchTwoObstacles) {
   const Block block = make_block(3, 3, 3, 0.1, 0.1, 0.1, 0.0);
   LocalGlobalDescription d = describe(block, 1e5, 0.01);
-  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.2));
-  d.obstacles.push_back(half_space_obstacle(Vec3{{1, 0, 0}}, Vec3{{-0.01, 0, 0}}, 0.2));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.2));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{-0.01, 0, 0}}, Vec3{{1, 0, 0}}, 0.2));
   auto backend = make_backend("serial");
   LocalGlobalIntegrator lg(*backend, d);
   std::vector<double> v(d.rest_positions.size(), 0.0);
@@ -355,7 +355,7 @@ TEST(LocalGlobalContact, CornerVerticesTouchTwoObstacles) {
 TEST(LocalGlobalContact, HostBackendsGiveBitwiseIdenticalPositions) {
   const Block block = make_block(3, 3, 3, 0.1, 0.1, 0.1, 0.005);
   LocalGlobalDescription d = describe(block, 1e6, 0.01);
-  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.3));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.3));
   auto run = [&](Backend& backend) {
     LocalGlobalIntegrator lg(backend, d);
     std::vector<double> v(d.rest_positions.size(), 0.0);
@@ -381,7 +381,7 @@ TEST(LocalGlobalContact, BadInputIsNamed) {
   auto backend = make_backend("serial");
   auto with = [&](auto change) {
     LocalGlobalDescription d = describe(block, 1e5, 0.01);
-    d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, 0.5));
+    d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.5));
     change(d);
     return d;
   };
@@ -407,7 +407,7 @@ TEST(LocalGlobalContact, BadInputIsNamed) {
   EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*backend, with([](auto& d) { d.contact_thickness = NAN; })),
                      "contact_thickness");
   EXPECT_SINEW_ERROR(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 0}}, 0.5), "normal");
-  EXPECT_SINEW_ERROR(half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, NAN, 0}}, 0.5), "point");
+  EXPECT_SINEW_ERROR(half_space_obstacle(Vec3{{0, NAN, 0}}, Vec3{{0, 0, 1}}, 0.5), "point");
   LocalGlobalOptions cholmod;
   cholmod.global_step = GlobalStepKind::kCholmod;
   EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*backend, with([](auto&) {}), cholmod), "kSparseInverse");

@@ -41,8 +41,8 @@ DropRun drop(const std::string& solver, double h = 1e-3) {
   const int steps = static_cast<int>(std::lround(0.6 / h));
   for (int k = 0; k < steps; ++k) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, h);
-    EXPECT_TRUE(r.ok) << r.message;
-    if (!r.ok) break;
+    EXPECT_TRUE(r.ok()) << r.message;
+    if (!r.ok()) break;
     out.stats.add(r);
     const Quaternion q = s.body_orientation(b);
     out.max_tilt = std::max(out.max_tilt, 2 * std::asin(std::min(1.0, norm(q.v))));

@@ -34,7 +34,7 @@ TEST(ContactFclib, BoxStackStepRoundTrip) {
   integrators::ContactStepReport report;
   for (int k = 0; k < 5; ++k) {
     report = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
-    ASSERT_TRUE(report.ok) << report.message;
+    ASSERT_TRUE(report.ok()) << report.message;
   }
   const constraints::GlobalProblem& g = stepper.last_problem();
   ASSERT_EQ(report.contacts, 40);  // 4 on the floor, 4 between each pair of boxes

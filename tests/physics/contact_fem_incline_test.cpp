@@ -48,8 +48,8 @@ FemRun run_fem_incline(double mu, const std::string& solver, int steps, double h
   FemRun out;
   for (int k = 1; k <= steps; ++k) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, h);
-    EXPECT_TRUE(r.ok) << r.message;
-    if (!r.ok) break;
+    EXPECT_TRUE(r.ok()) << r.message;
+    if (!r.ok()) break;
     out.stats.add(r);
     out.newton_max = std::max(out.newton_max, r.free_motion.iterations);
     if (k == steps / 2) out.speed_half = com_downhill(true), out.displacement_half = com_downhill(false) - x0;

@@ -39,8 +39,8 @@ InclineRun run_incline(double mu, const std::string& solver, int steps, double h
   InclineRun out;
   for (int k = 1; k <= steps; ++k) {
     const integrators::ContactStepReport r = stepper.step(*scene.system, {scene.contact.get()}, scene.state, h);
-    EXPECT_TRUE(r.ok) << r.message;
-    if (!r.ok) break;
+    EXPECT_TRUE(r.ok()) << r.message;
+    if (!r.ok()) break;
     EXPECT_EQ(r.contacts, 4);  // the four bottom corners
     out.stats.add(r);
     const Vec3 x = scene.body_position(0);

@@ -38,8 +38,8 @@ StackRun run_stack(const std::string& solver, int steps, double tolerance, doubl
   StackRun out;
   for (int k = 0; k < steps; ++k) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, h);
-    EXPECT_TRUE(r.ok) << r.message;
-    if (!r.ok) break;
+    EXPECT_TRUE(r.ok()) << r.message;
+    if (!r.ok()) break;
     out.stats.add(r);
     out.contacts = r.contacts;
     out.rows = r.rows;

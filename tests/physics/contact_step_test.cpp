@@ -21,7 +21,7 @@ TEST(ContactStep, WithoutContactsIsImplicitEuler) {
   integrators::ImplicitEuler euler;
   for (int k = 0; k < 20; ++k) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
-    ASSERT_TRUE(r.ok) << r.message;
+    ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(r.rows, 0);
     ASSERT_TRUE(euler.step(*s.system, reference, 1e-3).ok());
   }
@@ -39,7 +39,7 @@ TEST(ContactStep, FixedBodyStaysFixedUnderTheBoxItCarries) {
   const Vec3 x0 = s.body_position(0);
   for (int k = 0; k < 50; ++k) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
-    ASSERT_TRUE(r.ok) << r.message;
+    ASSERT_TRUE(r.ok()) << r.message;
   }
   const Vec3 x = s.body_position(0);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(x[i], x0[i]);
@@ -56,7 +56,7 @@ TEST(ContactStep, AContactSolveFarFromASolutionFailsTheStepAndKeepsTheState) {
   integrators::ContactStep stepper(std::make_unique<constraints::PgsSolver>(o), options);
   const integrators::State before = s.state;
   const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
-  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.contact.converged());
   EXPECT_GT(r.natural_map_error, 1e-6);
   EXPECT_NE(r.message.find("not converged"), std::string::npos) << r.message;

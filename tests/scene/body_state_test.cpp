@@ -130,7 +130,7 @@ TEST(BodyState, DeformableBodiesReportTheirCentreOfMassAndKineticEnergy) {
   std::unique_ptr<Simulation> sim = file.make(*backend);
   const std::vector<std::string> names = sim->scalar_names();
   StepOutcome s;
-  for (int k = 0; k < 3; ++k) ASSERT_TRUE((s = sim->step()).ok) << s.message;
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE((s = sim->step()).ok()) << s.message;
   double sum = 0.0;
   int bodies = 0;
   for (std::size_t i = 0; i < names.size(); ++i)

@@ -25,7 +25,7 @@ using integrators::LocalGlobalReport;
 double lowest_gap(const LocalGlobalIntegrator& lg, const ClothScene& s, std::size_t k) {
   const std::vector<double> x = lg.positions();
   double lowest = 1e300;
-  const integrators::Obstacle& o = lg.obstacles()[k];
+  const Obstacle& o = lg.obstacles()[k];
   for (std::size_t v = 0; v < x.size() / 3; ++v) {
     const Vec3 p{{x[3 * v], x[3 * v + 1], x[3 * v + 2]}};
     lowest = std::min(lowest, point_shape(p, o.shape, o.pose).distance - s.description.contact_thickness);

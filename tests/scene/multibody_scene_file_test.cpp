@@ -46,7 +46,7 @@ TEST(MultibodySceneFile, ValidSceneRuns) {
   EXPECT_EQ(sim->size().joints, 1u);
   for (int k = 0; k < 3; ++k) {
     const StepOutcome out = sim->step();
-    ASSERT_TRUE(out.ok) << out.message;
+    ASSERT_TRUE(out.ok()) << out.message;
     EXPECT_EQ(out.scalars.size(), sim->scalar_names().size());
   }
 }
@@ -175,7 +175,7 @@ TEST(MultibodySceneFile, DocumentedExampleRuns) {
                                   "pendulum.json", ".");
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> sim = f.make(*backend);
-  for (int k = 0; k < 100; ++k) ASSERT_TRUE(sim->step().ok);
+  for (int k = 0; k < 100; ++k) ASSERT_TRUE(sim->step().ok());
   const auto& m = dynamic_cast<const MultibodySimulation&>(*sim);
   Vec3 x;
   Quaternion r;

@@ -72,9 +72,9 @@ void expect_same_as_builder(const std::string& file, ContactScene built, int ste
   integrators::ContactStepReport report;
   for (int k = 0; k < steps; ++k) {
     const StepOutcome out = sim->step();
-    ASSERT_TRUE(out.ok) << out.message;
+    ASSERT_TRUE(out.ok()) << out.message;
     report = step.step(b, built.constraints(), built.state, built.h);
-    ASSERT_TRUE(report.ok) << report.message;
+    ASSERT_TRUE(report.ok()) << report.message;
   }
   EXPECT_EQ(sim->steps(), steps);
   // The files write short decimals (0.04, -0.95) where the builders compute 0.8 * 0.05 = 0.04000000000000001:
@@ -128,7 +128,7 @@ TEST(MultibodySceneFiles, CantileverEqualsTheDemo) {
   EXPECT_EQ(m.scene().scene.system->fixed_velocity_dofs(), system.fixed_velocity_dofs());
   auto integrator = integrators::make_integrator("implicit_euler");
   for (int k = 0; k < 5; ++k) {
-    ASSERT_TRUE(sim->step().ok);
+    ASSERT_TRUE(sim->step().ok());
     ASSERT_TRUE(integrator->step(system, state, 0.005).ok());
   }
   EXPECT_LE(difference(m.state().q, state.q), 1e-12);
@@ -146,7 +146,7 @@ void expect_resume_bitwise(const std::string& file, int before, int after) {
   SCOPED_TRACE(file);
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> a = from_file(file, *backend);
-  for (int k = 0; k < before; ++k) ASSERT_TRUE(a->step().ok);
+  for (int k = 0; k < before; ++k) ASSERT_TRUE(a->step().ok());
   std::stringstream saved;
   a->save(saved);
   std::vector<StepOutcome> outcomes;
@@ -157,7 +157,7 @@ void expect_resume_bitwise(const std::string& file, int before, int after) {
   const std::vector<std::string> names = b->scalar_names();
   for (int k = 0; k < after; ++k) {
     const StepOutcome out = b->step();
-    ASSERT_TRUE(out.ok);
+    ASSERT_TRUE(out.ok());
     // Every scalar but the wall times ("*_ms"), the bodies' states included.
     for (std::size_t i = 0; i < out.scalars.size(); ++i) {
       if (names[i].size() < 3 || names[i].compare(names[i].size() - 3, 3, "_ms") != 0) {
@@ -191,7 +191,7 @@ TEST(MultibodySceneFiles, RestoreRejectsAnotherScene) {
 TEST(MultibodySceneFiles, OutputMeshesHaveTheirFields) {
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> fem = from_file("fem_incline.json", *backend);
-  for (int k = 0; k < 3; ++k) ASSERT_TRUE(fem->step().ok);
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(fem->step().ok());
   const std::vector<OutputMesh> meshes = fem->output_meshes();
   ASSERT_EQ(meshes.size(), 1u);
   EXPECT_EQ(meshes[0].name, "block");

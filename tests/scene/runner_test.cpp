@@ -280,7 +280,7 @@ TEST(Runner, NonFiniteScalarsAndStatesAreNotHidden) {
 TEST(Runner, CheckpointRoundTripIsBitExact) {
   const fs::path dir = scratch("ckpt");
   FakeSimulation a;
-  for (int k = 0; k < 9; ++k) ASSERT_TRUE(a.step().ok);
+  for (int k = 0; k < 9; ++k) ASSERT_TRUE(a.step().ok());
   save_checkpoint(dir / "a.sinewckpt", a, 42);
   const CheckpointHeader h = read_checkpoint_header(dir / "a.sinewckpt");
   EXPECT_EQ(h.scene_name, "fake");

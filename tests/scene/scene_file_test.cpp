@@ -71,7 +71,7 @@ TEST(SceneFile, ReadsAValidScene) {
   EXPECT_EQ(sim->size().vertices, 27);
   EXPECT_EQ(sim->size().targets, 9u);
   EXPECT_EQ(sim->size().obstacles, 1u);
-  for (int s = 0; s < 3; ++s) ASSERT_TRUE(sim->step().ok);
+  for (int s = 0; s < 3; ++s) ASSERT_TRUE(sim->step().ok());
   // The targets moved up by 0.1 m/s for 0.02 s, then held: after 3 steps the top is 2 mm up.
   const std::vector<double> x = dynamic_cast<LocalGlobalSimulation&>(*sim).integrator().positions();
   EXPECT_NEAR(x[3 * 26 + 2], 0.102, 1e-4);
@@ -286,14 +286,14 @@ TEST(SceneFile, SaveRestoreContinuesBitForBit) {
   const SceneFile f = parse_scene(valid_scene().dump(), "block.json", fs::temp_directory_path());
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> a = f.make(*backend), b = f.make(*backend);
-  for (int s = 0; s < 2; ++s) ASSERT_TRUE(a->step().ok);
+  for (int s = 0; s < 2; ++s) ASSERT_TRUE(a->step().ok());
   std::stringstream checkpoint;
   a->save(checkpoint);
   b->restore(checkpoint);
   EXPECT_EQ(b->steps(), 2);
   for (int s = 0; s < 3; ++s) {
-    ASSERT_TRUE(a->step().ok);
-    ASSERT_TRUE(b->step().ok);
+    ASSERT_TRUE(a->step().ok());
+    ASSERT_TRUE(b->step().ok());
   }
   const auto& x = dynamic_cast<LocalGlobalSimulation&>(*a).integrator();
   const auto& y = dynamic_cast<LocalGlobalSimulation&>(*b).integrator();
@@ -321,7 +321,7 @@ TEST(SceneFile, ObstaclesRenderAndScalarsAreFinite) {
   StepOutcome o;
   for (int s = 0; s < 10; ++s) {
     o = sim->step();
-    ASSERT_TRUE(o.ok) << o.message;
+    ASSERT_TRUE(o.ok()) << o.message;
   }
   const std::vector<std::string> names = sim->scalar_names();
   ASSERT_EQ(o.scalars.size(), names.size());
@@ -362,7 +362,7 @@ TEST(SceneFile, DocumentedExamplesRead) {
     if (json.find("\"local_global\"") == std::string::npos) continue;
     const SceneFile f = parse_scene(json, "docs/scene_files.md example", fs::temp_directory_path());
     std::unique_ptr<Simulation> sim = f.make(*backend);
-    EXPECT_TRUE(sim->step().ok);
+    EXPECT_TRUE(sim->step().ok());
     ++examples;
   }
   EXPECT_GE(examples, 1);
@@ -384,7 +384,7 @@ TEST(SceneFile, ClothStretchField) {
   EXPECT_EQ(f.name, "cloth");
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> sim = f.make(*backend);
-  for (int s = 0; s < 5; ++s) ASSERT_TRUE(sim->step().ok);
+  for (int s = 0; s < 5; ++s) ASSERT_TRUE(sim->step().ok());
   const std::vector<OutputMesh> meshes = sim->output_meshes();
   ASSERT_EQ(meshes.size(), 1u);
   EXPECT_EQ(meshes[0].frame.triangles.size(), 32u);

@@ -239,7 +239,7 @@ TEST(SceneFilesEqualBuilders, MakeBuildsTheSimulation) {
   LocalGlobalIntegrator b(*backend, built.description, built.options);
   for (int s = 0; s < 3; ++s) {
     const StepOutcome o = sim->step();
-    ASSERT_TRUE(o.ok) << o.message;
+    ASSERT_TRUE(o.ok()) << o.message;
     EXPECT_EQ(o.scalars.size(), sim->scalar_names().size());
     step_scene(built, b);
   }

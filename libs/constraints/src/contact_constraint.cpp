@@ -69,7 +69,7 @@ ContactConstraint::ContactConstraint(const ContactOptions& params, std::string n
 
 Index ContactConstraint::add_obstacle(const Shape& shape, const Pose& pose) {
   check_shape(ShapeInstance{0, shape, pose, Motion{}}, name_ + ": obstacle " + std::to_string(obstacles_.size()));
-  obstacles_.push_back(Obstacle{shape, pose});
+  obstacles_.push_back(Obstacle{shape, pose, {}, 0.0});
   return static_cast<Index>(obstacles_.size()) - 1;
 }
 
@@ -149,18 +149,6 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       }
     }
   }
-}
-
-Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal) {
-  // Local frame (t1, t2, n): the half-space's local +z is the outward normal.
-  const ContactFrame f = contact_frame(normal);
-  Mat3 R{};
-  for (int r = 0; r < 3; ++r) {
-    R(r, 0) = f.tangent1[r];
-    R(r, 1) = f.tangent2[r];
-    R(r, 2) = f.normal[r];
-  }
-  return Obstacle{Shape{ShapeType::kHalfSpace, {0, 0, 0}}, Pose{R, point}};
 }
 
 }  // namespace sinew::constraints

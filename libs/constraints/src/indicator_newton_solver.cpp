@@ -38,10 +38,7 @@ std::string IndicatorNewtonSolver::name() const {
 }
 
 void IndicatorNewtonSolver::check_supported(const DelassusProblem& problem) const {
-  for (std::size_t b = 0; b < problem.blocks.size(); ++b)
-    require(problem.blocks[b].kind != BlockKind::kContactBoxFriction,
-            name() + ": block " + std::to_string(b) +
-                " uses box friction, which the seed's indicators do not model; use PgsSolver or a circular cone");
+  detail::check_no_box_friction(name(), problem);
 }
 
 SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -30,6 +31,15 @@ void check_globalization(const std::string& who, const Options& o) {
           who + ": proximal_growth must be finite and >= 1, got " + number_text(o.proximal_growth));
   require(o.proximal_range >= 1.0 && std::isfinite(o.proximal_range),
           who + ": proximal_range must be finite and >= 1, got " + number_text(o.proximal_range));
+}
+
+/// Throws sinew::Error, naming @p who and the block, when @p problem has a box-friction block: the
+/// NCP functions of both Newton solvers model circular cones only.
+inline void check_no_box_friction(const std::string& who, const DelassusProblem& problem) {
+  for (std::size_t b = 0; b < problem.blocks.size(); ++b)
+    require(problem.blocks[b].kind != BlockKind::kContactBoxFriction,
+            who + ": block " + std::to_string(b) +
+                " uses box friction, which the NCP functions do not model; use PgsSolver or a circular cone");
 }
 
 /// The factor lambda of the proximal shift: it starts at the options' proximal, grows by

@@ -318,10 +318,7 @@ std::string NewtonSolver::name() const {
 }
 
 void NewtonSolver::check_supported(const DelassusProblem& problem) const {
-  for (std::size_t b = 0; b < problem.blocks.size(); ++b)
-    require(problem.blocks[b].kind != BlockKind::kContactBoxFriction,
-            name() + ": block " + std::to_string(b) +
-                " uses box friction, which the NCP functions do not model; use PgsSolver or a circular cone");
+  detail::check_no_box_friction(name(), problem);
 }
 
 SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {

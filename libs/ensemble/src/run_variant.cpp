@@ -118,7 +118,7 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
     if (!rr.ok()) {
       r.error = rr.message.empty() ? "the run did not reach its last step" : rr.message;
     } else {
-      r.ok = true;
+      r.completed = true;
       for (std::size_t k = 0; k < sweep.outputs.size(); ++k) {
         const OutputSpec& o = sweep.outputs[k];
         if (o.kind == OutputSpec::Kind::kScalar) {
@@ -133,13 +133,13 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
       }
     }
   } catch (const std::exception& e) {  // sinew::Error (bad value) or anything a library threw
-    r.ok = false;
+    r.completed = false;
     r.error = e.what();
   } catch (...) {
-    r.ok = false;
+    r.completed = false;
     r.error = "unknown exception";
   }
-  if (!r.ok) std::fill(r.outputs.begin(), r.outputs.end(), kNaN);
+  if (!r.ok()) std::fill(r.outputs.begin(), r.outputs.end(), kNaN);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   scene::write_file_atomically(dir / "result.json", result_text(r));
   return r;
@@ -149,7 +149,7 @@ std::string result_text(const VariantResult& r) {
   nlohmann::json j;
   j["variant"] = r.index;
   j["fingerprint"] = hex(r.fingerprint);
-  j["status"] = r.ok ? "ok" : "failed";
+  j["status"] = r.ok() ? "ok" : "failed";
   j["error"] = r.error;
   nlohmann::json outs = nlohmann::json::array();
   for (double x : r.outputs) outs.push_back(number_text(x));  // strings: exact, NaN and inf kept
@@ -164,7 +164,7 @@ VariantResult parse_result(const std::string& text, const std::string& where) {
   VariantResult r;
   r.index = static_cast<std::size_t>(c.integer("variant", std::nullopt, 0, 1 << 30));
   r.fingerprint = std::strtoull(c.string("fingerprint", std::nullopt).c_str(), nullptr, 16);
-  r.ok = c.choice("status", {"ok", "failed"}, std::nullopt) == "ok";
+  r.completed = c.choice("status", {"ok", "failed"}, std::nullopt) == "ok";
   r.error = c.string("error", std::nullopt);
   const nlohmann::json& outs = c.value("outputs");
   if (!outs.is_array()) c.fail("outputs", "expected an array");

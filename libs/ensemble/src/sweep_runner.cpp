@@ -56,7 +56,7 @@ class CoreBudget {
 
 std::size_t SweepResult::failed() const {
   return static_cast<std::size_t>(
-      std::count_if(variants.begin(), variants.end(), [](const VariantResult& r) { return !r.ok; }));
+      std::count_if(variants.begin(), variants.end(), [](const VariantResult& r) { return !r.ok(); }));
 }
 
 std::string variant_backend(const Variant& variant, const std::string& forced) {
@@ -92,7 +92,7 @@ void write_summary(const SweepFile& sweep, const std::vector<Variant>& variants,
     for (std::size_t k = 0; k < sweep.parameters.size(); ++k)
       summary += "," + csv_field(r.index < variants.size() ? variants[r.index].values[k] : "");
     for (double x : r.outputs) summary += "," + number_text(x);
-    summary += std::string(",") + (r.ok ? "ok" : "failed") + "," + csv_field(r.error) + "\n";
+    summary += std::string(",") + (r.ok() ? "ok" : "failed") + "," + csv_field(r.error) + "\n";
     char buf[64];
     std::snprintf(buf, sizeof buf, ",%.6f,%d\n", r.wall_seconds, r.reused ? 1 : 0);
     timings += std::to_string(r.index) + buf;
@@ -108,7 +108,7 @@ detail::SweepProgress::SweepProgress(const SweepFile& sweep, const std::vector<V
   std::filesystem::create_directories(options.out_dir);
   for (const Variant& v : variants) {
     std::optional<VariantResult> earlier = load_result(sweep, v, options.out_dir);
-    if (earlier && (earlier->ok || !options.retry_failed))
+    if (earlier && (earlier->ok() || !options.retry_failed))
       done(*earlier);
     else
       todo_.push_back(v.index);

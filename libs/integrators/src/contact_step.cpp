@@ -129,7 +129,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     v_ = v_free;
     state = free_state_;
     last_blocks_.clear();
-    report.ok = true;
+    report.advanced = true;
     return report;
   }
 
@@ -189,7 +189,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   state.t += h;
   state.q.swap(q1);
   state.u = v_;
-  report.ok = true;
+  report.advanced = true;
   return report;
 }
 

@@ -31,22 +31,6 @@ bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) 
 
 }  // namespace
 
-Obstacle half_space_obstacle(const Vec3& normal, const Vec3& point, double mu) {
-  require(finite3(normal) && norm(normal) > 0.0, "half_space_obstacle: normal must be finite and non-zero");
-  require(finite3(point), "half_space_obstacle: point must be finite");
-  // Local z = the unit normal; (t1, t2, n) is right-handed (t2 = n x t1), so det R = +1.
-  const ContactFrame f = contact_frame(normal);
-  Obstacle o;
-  for (int i = 0; i < 3; ++i) {
-    o.pose.rotation(i, 0) = f.tangent1[i];
-    o.pose.rotation(i, 1) = f.tangent2[i];
-    o.pose.rotation(i, 2) = f.normal[i];
-  }
-  o.pose.translation = point;
-  o.friction = mu;
-  return o;
-}
-
 namespace detail {
 
 void validate_obstacle_placement(const Pose& pose, const Motion& motion, const std::string& name) {

@@ -44,8 +44,8 @@ ClothScene square_cloth(const std::string& name, int side, double L, const Vec3&
   return s;
 }
 
-integrators::Obstacle box(const Vec3& centre, const Vec3& half, double mu) {
-  integrators::Obstacle o;
+Obstacle box(const Vec3& centre, const Vec3& half, double mu) {
+  Obstacle o;
   o.shape = Shape{ShapeType::kBox, {half[0], half[1], half[2]}};
   o.pose = identity_pose();
   o.pose.translation = centre;
@@ -101,7 +101,7 @@ ClothScene cloth_on_knives_scene(int side, int knives) {
   integrators::LocalGlobalDescription& d = s.description;
   d.contact_thickness = kGapPerSpacing * s.spacing;
   for (std::size_t k = 2; k < d.rest_positions.size(); k += 3) d.rest_positions[k] = kTop + kDrop + d.contact_thickness;
-  d.obstacles.push_back(integrators::half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, kMu));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, kMu));
   for (int k = 0; k < knives; ++k) {
     const double x = knives == 1 ? 0.0 : -0.3 + 0.6 * k / (knives - 1);
     d.obstacles.push_back(box(Vec3{{x, 0.0, 0.5 * kTop}}, Vec3{{0.002, 0.6, 0.5 * kTop}}, kMu));
@@ -118,7 +118,7 @@ ClothScene cloth_sharp_corner_scene(int side) {
   d.contact_thickness = kGapPerSpacing * s.spacing;
   for (std::size_t k = 2; k < d.rest_positions.size(); k += 3)
     d.rest_positions[k] = 2.0 * kHalf + kDrop + d.contact_thickness;
-  d.obstacles.push_back(integrators::half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, kMu));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, kMu));
   d.obstacles.push_back(
       box(Vec3{{-kHalf, -kHalf, kHalf}}, Vec3{{kHalf, kHalf, kHalf}}, kMu));  // top corner at (0, 0, 0.5)
   s.steps = 60;

@@ -23,8 +23,8 @@ SpatialInertia box_inertia(double mass, const Vec3& e) {
 
 Shape box_shape(const Vec3& e) { return Shape{ShapeType::kBox, {e[0], e[1], e[2]}}; }
 
-constraints::Obstacle box_obstacle(const Vec3& centre, const Vec3& e) {
-  constraints::Obstacle o;
+Obstacle box_obstacle(const Vec3& centre, const Vec3& e) {
+  Obstacle o;
   o.shape = box_shape(e);
   o.pose.rotation = identity3();
   o.pose.translation = centre;
@@ -76,7 +76,7 @@ ContactScene start(const std::string& name, double mu, const std::string& contac
   return s;
 }
 
-void add_obstacle(ContactScene& s, const constraints::Obstacle& o) { s.contact->add_obstacle(o.shape, o.pose); }
+void add_obstacle(ContactScene& s, const Obstacle& o) { s.contact->add_obstacle(o.shape, o.pose); }
 
 }  // namespace
 
@@ -85,7 +85,7 @@ ContactScene incline_scene(double angle, double mu, const Vec3& e, double mass) 
   const Vec3 n{{std::sin(angle), 0, std::cos(angle)}};
   const Quaternion r{std::cos(0.5 * angle), Vec3{{0, std::sin(0.5 * angle), 0}}};
   const Index b = s.system->add_body(box_inertia(mass, e), Vec3{{e[2] * n[0], 0, e[2] * n[2]}}, r, "block");
-  add_obstacle(s, constraints::half_space_obstacle(Vec3{{0, 0, 0}}, n));
+  add_obstacle(s, half_space_obstacle(Vec3{{0, 0, 0}}, n));
   s.contact->add_body_collider(b, box_shape(e));
   s.rich_contact_steps = 10;
   s.init();
@@ -100,7 +100,7 @@ ContactScene box_stack_scene(int boxes, double mu) {
   // default 5 mm margin instead of 40 for 10 boxes).
   ContactScene s = start("box_stack_" + std::to_string(boxes), mu, "stack contact", 1e-3);
   constexpr double kHalfHeight = 0.05;
-  add_obstacle(s, constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}));
+  add_obstacle(s, half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}));
   for (int k = 0; k < boxes; ++k) {
     const Vec3 e{{stack_half_width(k), stack_half_width(k), kHalfHeight}};
     const Index b = s.system->add_body(box_inertia(1.0, e), Vec3{{0, 0, kHalfHeight * (2 * k + 1)}}, quat_identity(),
@@ -117,7 +117,7 @@ ContactScene drop_scene(double half, double drop, double speed, double mu) {
   const Vec3 e{{half, half, half}};
   const Index b =
       s.system->add_body(box_inertia(1.0, e), Vec3{{0, 0, drop + half}}, quat_identity(), "cube", Vec3{{speed, 0, 0}});
-  add_obstacle(s, constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}));
+  add_obstacle(s, half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}));
   s.contact->add_body_collider(b, box_shape(e));
   s.rich_contact_steps = 300;
   s.init();
@@ -130,7 +130,7 @@ ContactScene fem_incline_scene(double angle, double mu) {
   const double c = std::cos(angle), sn = std::sin(angle);
   for (Vec3& x : mesh.vertices) x = Vec3{{c * x[0] + sn * x[2], x[1], -sn * x[0] + c * x[2]}};  // R_y(a)
   s.deformables.push_back(add_deformable_body(*s.system, mesh, 1000.0, MaterialModel::kCorotational, {1e8, 0.3}));
-  add_obstacle(s, constraints::half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{sn, 0, c}}));
+  add_obstacle(s, half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{sn, 0, c}}));
   s.contact->add_particles(s.deformables[0].first_particle, s.deformables[0].num_particles);
   s.rich_contact_steps = 10;
   s.init();
@@ -250,11 +250,11 @@ constraints::DelassusProblem export_contact_problem(ContactScene& scene, Backend
   for (int k = 0; k < scene.rich_contact_steps; ++k) {
     report = newton.step(*scene.system, scene.constraints(), scene.state, scene.h);
     last = &newton;
-    if (!report.ok) {
+    if (!report.ok()) {
       report = pgs.step(*scene.system, scene.constraints(), scene.state, scene.h);
       last = &pgs;
     }
-    require(report.ok,
+    require(report.ok(),
             "export_contact_problem: " + scene.name + " step " + std::to_string(k + 1) + " failed: " + report.message);
   }
   require(report.contacts > 0, "export_contact_problem: " + scene.name + " has no contacts after " +

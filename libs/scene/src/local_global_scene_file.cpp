@@ -294,7 +294,7 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   std::vector<JsonObject> obstacles = root.objects("obstacles", true);
   for (JsonObject& o : obstacles) {
     const PlacedShape shape = read_placed_shape(o);
-    integrators::Obstacle ob;
+    Obstacle ob;
     ob.shape = shape.shape;
     ob.pose = shape.pose;
     ob.motion.linear = read_vec3(o, "velocity", Vec3{{0, 0, 0}});

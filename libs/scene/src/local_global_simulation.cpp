@@ -225,14 +225,14 @@ StepOutcome LocalGlobalSimulation::step() {
   try {
     d.report = step_scene(d.scene, *d.lg);
   } catch (const Error& e) {  // a driver rejecting a non-finite target or pose: numerical trouble
-    out.ok = false;
+    out.advanced = false;
     out.message = "step " + std::to_string(d.lg->steps()) + ": " + e.what();
     out.scalars.assign(scalar_names().size(), std::numeric_limits<double>::quiet_NaN());
     return out;
   }
   const double step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const LocalGlobalReport& r = d.report;
-  out.ok = r.ok();
+  out.advanced = r.ok();
   out.message = r.message;
   const std::vector<double> vel = d.lg->velocities();
   const std::vector<double>& m = d.lg->masses();
@@ -350,7 +350,7 @@ std::vector<RenderMesh> LocalGlobalSimulation::render_extras() const {
   std::vector<RenderMesh> out;
   for (std::size_t k = 0; k < d.lg->obstacles().size(); ++k) {
     if (d.hidden[k]) continue;
-    const integrators::Obstacle& o = d.lg->obstacles()[k];
+    const Obstacle& o = d.lg->obstacles()[k];
     std::vector<RenderMesh> parts;
     if (o.shape.type == ShapeType::kHalfSpace) {
       const Vec3 c = to_local(o.pose, d.centre);  // the patch is centred under the scene

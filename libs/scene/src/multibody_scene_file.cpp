@@ -77,7 +77,7 @@ struct MultibodySpec {
   std::vector<DeformableSpec> deformable;
   std::vector<BodySpec> bodies;  // in file order
   std::vector<JointSpec> joints;
-  std::vector<constraints::Obstacle> obstacles;
+  std::vector<Obstacle> obstacles;
   bool has_contact = false;
   constraints::ContactOptions contact;
   std::string contact_name;
@@ -287,7 +287,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
   s.h = spec.h;
   s.system->set_gravity(spec.gravity);
   if (spec.has_contact) s.contact = std::make_unique<constraints::ContactConstraint>(spec.contact, spec.contact_name);
-  for (const constraints::Obstacle& o : spec.obstacles) {
+  for (const Obstacle& o : spec.obstacles) {
     out.obstacles.push_back(o);
     if (s.contact) s.contact->add_obstacle(o.shape, o.pose);
   }
@@ -403,14 +403,14 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
   for (JsonObject& o : root.objects("obstacles", true)) {
     const std::string shape = o.choice("shape", {"half_space", "sphere", "box", "cylinder", "capsule"}, std::nullopt);
     if (shape == "half_space") {
-      // constraints::half_space_obstacle(), as the contact scenes build their floors and inclines.
+      // half_space_obstacle(), as the contact scenes build their floors and inclines.
       const Vec3 normal = read_vec3(o, "normal", Vec3{{0, 0, 1}});
       if (!(norm(normal) > 0.0 && std::isfinite(norm(normal))))
         o.fail("normal", "expected a non-zero normal of finite length");
-      spec->obstacles.push_back(constraints::half_space_obstacle(read_vec3(o, "point", Vec3{{0, 0, 0}}), normal));
+      spec->obstacles.push_back(half_space_obstacle(read_vec3(o, "point", Vec3{{0, 0, 0}}), normal));
     } else {
       const PlacedShape p = read_placed_shape(o);
-      spec->obstacles.push_back(constraints::Obstacle{p.shape, p.pose});
+      spec->obstacles.push_back(Obstacle{p.shape, p.pose, {}, 0.0});
     }
     o.finish();
   }

@@ -247,26 +247,26 @@ StepOutcome MultibodySimulation::step() {
   const integrators::ContactStep* used = contact_step_.get();
   if (contact_step_) {
     cr = contact_step_->step(*s.system, constraints_, s.state, s.h);
-    if (!cr.ok && fallback_) {
+    if (!cr.ok() && fallback_) {
       const std::string first = cr.message;
       cr = fallback_->step(*s.system, constraints_, s.state, s.h);
       used = fallback_.get();
       fell_back = true;
-      if (!cr.ok) cr.message = first + "; fallback: " + cr.message;
+      if (!cr.ok()) cr.message = first + "; fallback: " + cr.message;
     }
     free = &cr.free_motion;
-    out.ok = cr.ok;
-    out.message = cr.ok ? "" : cr.message;
+    out.advanced = cr.ok();
+    out.message = cr.ok() ? "" : cr.message;
     contact_force_.resize(0);
-    if (cr.ok && cr.rows > 0) contact_force_ = (to_eigen(used->last_problem().H) * used->last_impulses()) / s.h;
+    if (cr.ok() && cr.rows > 0) contact_force_ = (to_eigen(used->last_problem().H) * used->last_impulses()) / s.h;
   } else {
     ir = integrator_->step(*s.system, s.state, s.h);
     free = &ir;
-    out.ok = ir.ok();
+    out.advanced = ir.ok();
     out.message = ir.ok() ? "" : ir.message;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (out.ok) ++steps_;
+  if (out.ok()) ++steps_;
   const double kinetic = s.system->kinetic_energy(s.state.t, s.state.q, s.state.u);
   const double potential = energy_or_zero(*s.system, s.state);
   out.scalars = {kinetic, potential, kinetic + potential};
@@ -276,7 +276,7 @@ StepOutcome MultibodySimulation::step() {
     out.scalars.insert(out.scalars.end(),
                        {static_cast<double>(cr.contacts), static_cast<double>(cr.rows),
                         static_cast<double>(cr.contact.iterations), cr.contact.error, cr.natural_map_error, status});
-    if (cr.ok && cr.above_accept_limit)
+    if (cr.ok() && cr.above_accept_limit)
       out.warning = "contact solve (" + cr.solver + ") accepted with natural-map error " +
                     number_text(cr.natural_map_error, 3) + ", above the accept limit " +
                     number_text(used->options().accept_error);
@@ -371,7 +371,7 @@ std::vector<RenderMesh> MultibodySimulation::render_extras() const {
   for (Index b = 0; b < sys.num_bodies(); ++b) grow(sys.body(b).position);
   if (lo[0] > hi[0]) lo = hi = Vec3{{0, 0, 0}};
   const double extent = std::max(2.0, 4.0 * std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}));
-  for (const constraints::Obstacle& o : scene_.obstacles) {
+  for (const Obstacle& o : scene_.obstacles) {
     if (o.shape.type == ShapeType::kHalfSpace) {
       // A checkered square in the plane: built at z = 0 around the bodies' centre projected on
       // the plane, then rotated so that +z is the half-space's normal.

@@ -107,7 +107,7 @@ class RunWriter {
 
   // Adds the CSV row of the step just attempted (@p t: the time it reached or would have).
   void add_row(long step, double t, const StepOutcome& outcome) {
-    if (outcome.ok && outcome.scalars.size() != names_.size())
+    if (outcome.ok() && outcome.scalars.size() != names_.size())
       throw Error("run: simulation '" + sim_.name() + "' returned " + std::to_string(outcome.scalars.size()) +
                   " scalars at step " + std::to_string(step) + ", expected " + std::to_string(names_.size()) +
                   " (its scalar_names())");
@@ -119,7 +119,7 @@ class RunWriter {
       const double v = i < outcome.scalars.size() ? outcome.scalars[i] : std::numeric_limits<double>::quiet_NaN();
       rows_ += ',';
       append_number(rows_, v);
-      if (!std::isfinite(v) && finite && outcome.ok) {
+      if (!std::isfinite(v) && finite && outcome.ok()) {
         finite = false;
         if (result_.first_non_finite.empty())
           result_.first_non_finite = "step " + std::to_string(step) + ", column " + names_[i];
@@ -432,7 +432,7 @@ RunResult run_simulation(Simulation& sim, const RunOptions& o, const ProgressCal
       const long k = sim.steps() + 1;
       const double t_before = sim.time();
       const StepOutcome outcome = sim.step();
-      if (!outcome.ok) {
+      if (!outcome.ok()) {
         w.add_row(k, t_before + sim.time_step(), outcome);
         return finish(RunResult::Status::kFailed,
                       "step " + std::to_string(k) + " (from t = " + seconds_text(t_before) +

@@ -358,7 +358,7 @@ PlacedShape read_placed_shape(JsonObject& obj) {
     const Vec3 point = read_vec3(obj, "point", Vec3{{0, 0, 0}});
     if (!(norm(normal) > 0.0 && std::isfinite(norm(normal))))
       obj.fail("normal", "expected a non-zero normal of finite length");
-    out.pose = integrators::half_space_obstacle(normal, point, 0.0).pose;
+    out.pose = half_space_obstacle(point, normal, 0.0).pose;
     return out;
   }
   if (type == "sphere") {

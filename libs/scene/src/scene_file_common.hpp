@@ -69,7 +69,7 @@ std::vector<Index> read_chain(JsonObject& obj, const std::string& key, const Sel
 
 /// An analytic shape and its placement, from one object holding "shape" and the shape's sizes:
 /// "half_space" ("normal", "point": local z <= 0 rotated onto the normal, as
-/// integrators::half_space_obstacle()), "sphere" ("radius"), "box" ("half_extents"), "cylinder"
+/// half_space_obstacle()), "sphere" ("radius"), "box" ("half_extents"), "cylinder"
 /// and "capsule" ("radius", "half_length" along the local z axis); the others placed by
 /// "position" and "rotation" (read_rotation()).
 struct PlacedShape {

@@ -14,7 +14,6 @@ namespace {
 
 using integrators::LocalGlobalDescription;
 using integrators::LocalGlobalIntegrator;
-using integrators::Obstacle;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -109,7 +108,7 @@ SolidScene slope_scene(int n, double mu) {
   // mechanics as a tilted plane, with an axis-aligned mesh.
   const double angle = 10.0 * kPi / 180.0;
   d.gravity = Vec3{{9.81 * std::sin(angle), 0.0, -9.81 * std::cos(angle)}};
-  d.obstacles.push_back(integrators::half_space_obstacle(Vec3{{0, 0, 1}}, Vec3{{0, 0, 0}}, mu));
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, mu));
   d.contact_vertices = surface_vertices(mesh);
   s.options.iterations = 10;             // Sec. 7.5: 10 L-G iterations ...
   s.options.contact.cr_iterations = 24;  // ... and 24 CR iterations for the stick/slip test

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sinew/collision/narrow_phase.hpp"
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
 #include "sinew/constraints/constraint.hpp"
 
@@ -49,12 +50,6 @@ struct ContactOptions {
 struct BodyCollider {
   Index body = -1;  ///< rigid-body index in the system
   Shape shape;      ///< shape in body coordinates
-};
-
-/// A static obstacle: an analytic shape placed in the world (e.g. a tilted half-space).
-struct Obstacle {
-  Shape shape;  ///< type and sizes
-  Pose pose;    ///< placement (static)
 };
 
 /// Contact between rigid colliders, particles and static obstacles, all with one friction
@@ -91,9 +86,5 @@ class ContactConstraint final : public Constraint {
   std::vector<BodyCollider> colliders_;
   std::vector<std::pair<Index, Index>> particle_ranges_;  // (first, count) per add_particles() call
 };
-
-/// A half-space whose boundary plane passes through @p point with outward unit normal @p normal
-/// (the solid lies on the side opposite the normal), as a static obstacle.
-Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal);
 
 }  // namespace sinew::constraints

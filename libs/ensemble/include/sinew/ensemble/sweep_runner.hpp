@@ -30,8 +30,10 @@ namespace sinew::ensemble {
 
 /// What one variant gave.
 struct VariantResult {
-  std::size_t index = 0;          ///< the variant's number
-  bool ok = false;                ///< the run reached its last step
+  std::size_t index = 0;   ///< the variant's number
+  bool completed = false;  ///< the run reached its last step
+  /// True when the run reached its last step.
+  bool ok() const { return completed; }
   std::string error;              ///< why it failed (bad value, numerical failure, exception); "" when ok
   std::vector<double> outputs;    ///< (SweepFile::outputs.size()) values; NaN when failed
   double wall_seconds = 0.0;      ///< wall time of parse, construction and run (s)

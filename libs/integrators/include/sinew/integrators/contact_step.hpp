@@ -64,7 +64,9 @@ struct ContactStepReport {
   Index contacts = 0;                 ///< contact blocks in the step
   Index rows = 0;                     ///< constraint rows in the step
   std::string solver;                 ///< name of the contact solver used
-  bool ok = false;                    ///< true when the state was advanced
+  bool advanced = false;              ///< true when the state was advanced
+  /// True when the state was advanced.
+  bool ok() const { return advanced; }
   /// True when the state was advanced although natural_map_error > accept_error: a SAP solve
   /// (judged by its own status) whose answer is not within the accept limit of the
   /// Signorini-Coulomb problem. Callers report it (MultibodySimulation: a warning per step).
@@ -85,7 +87,7 @@ class ContactStep {
   /// Advances @p state (t, q, u of @p system) by @p h with the rows of @p constraints (evaluated
   /// at the start of the step). Fixed velocity DOFs of the system stay zero: their Jacobian
   /// columns are dropped, and so are blocks left without any entry (a fixed body on the
-  /// floor). On failure (report.ok false) the state is unchanged.
+  /// floor). On failure (!report.ok()) the state is unchanged.
   /// @throws sinew::Error on misuse: h not finite and > 0, a state of the wrong size or not
   ///         finite, a null constraint, or a constraint whose check() fails.
   ContactStepReport step(const model::MechanicalSystem& system,

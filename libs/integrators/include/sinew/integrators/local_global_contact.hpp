@@ -81,27 +81,12 @@
 
 #include <vector>
 
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
 #include "sinew/constraints/ncp_functions.hpp"
 #include "sinew/core/config.hpp"
 
 namespace sinew::integrators {
-
-/// A rigid analytic obstacle: a shape placed by a pose, moving with a rigid motion, with a
-/// Coulomb friction coefficient against the solid.
-struct Obstacle {
-  Shape shape{ShapeType::kHalfSpace, {0.0, 0.0, 0.0}};  ///< shape in its local frame (half-space: z <= 0)
-  Pose pose = identity_pose();                          ///< placement at the current step's start
-  /// Rigid velocity: enters u through the surface velocity, and the pose advances by it after
-  /// each step (translation += h linear, rotation = exp(h angular) rotation).
-  Motion motion{{{0.0, 0.0, 0.0}}, {{0.0, 0.0, 0.0}}};
-  double friction = 0.0;  ///< Coulomb coefficient mu >= 0 of the contacts on this obstacle
-};
-
-/// The half-space {x : n.(x - point) <= 0} with outward normal @p normal (not necessarily unit)
-/// as an Obstacle with friction @p mu. @throws sinew::Error naming "normal" when it is zero or
-/// not finite, "point" when not finite.
-Obstacle half_space_obstacle(const Vec3& normal, const Vec3& point, double mu);
 
 /// Which complementarity preconditioner rho the indicator-Newton step uses (eq. (28) vs Sec. 7.5).
 enum class ContactPreconditioner {

@@ -30,7 +30,7 @@ SpatialInertia box_inertia(double mass, const Vec3& e);
 Shape box_shape(const Vec3& e);
 
 /// A static box obstacle of half extents @p e centred at @p centre, axis-aligned.
-constraints::Obstacle box_obstacle(const Vec3& centre, const Vec3& e);
+Obstacle box_obstacle(const Vec3& centre, const Vec3& e);
 
 /// A system with its contact constraint, joints and state: the unit a test or benchmark steps.
 struct ContactScene {

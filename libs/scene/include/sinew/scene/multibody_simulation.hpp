@@ -50,11 +50,11 @@ struct ClothView {
 /// A multibody scene to simulate: the system with its constraints and state (ContactScene; a null
 /// contact means no contact) and what output draws besides the system.
 struct MultibodyScene {
-  ContactScene scene;                            ///< system, contact, joints, state, h, name
-  std::vector<RigidBodyView> rigid_bodies;       ///< every rigid body with its shapes
-  std::vector<FemBodyView> fem_bodies;           ///< every FEM body
-  std::vector<ClothView> cloths;                 ///< every cloth
-  std::vector<constraints::Obstacle> obstacles;  ///< static obstacles (also in scene.contact)
+  ContactScene scene;                       ///< system, contact, joints, state, h, name
+  std::vector<RigidBodyView> rigid_bodies;  ///< every rigid body with its shapes
+  std::vector<FemBodyView> fem_bodies;      ///< every FEM body
+  std::vector<ClothView> cloths;            ///< every cloth
+  std::vector<Obstacle> obstacles;          ///< static obstacles (also in scene.contact)
 };
 
 /// A multibody scene stepped by a ContactStep or an Integrator.

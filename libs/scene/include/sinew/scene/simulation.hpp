@@ -30,7 +30,9 @@ struct SimulationSize {
 
 /// What one step did: its status and one value per Simulation::scalar_names() column.
 struct StepOutcome {
-  bool ok = true;               ///< false: numerical trouble (NaN, divergence, ...); the state was not advanced
+  bool advanced = true;  ///< false: numerical trouble (NaN, divergence, ...); the state was not advanced
+  /// True when the step was taken (no numerical trouble).
+  bool ok() const { return advanced; }
   std::string message;          ///< what went wrong, where and when; empty when ok
   std::vector<double> scalars;  ///< (scalar_names().size()) this step's per-step scalars
   /// The step was taken but is suspect (e.g. a contact solve accepted above its solver's accept

@@ -1,0 +1,31 @@
+/// @file
+/// @brief sinew::Obstacle: a rigid analytic obstacle (a shape at a pose, static or moving
+/// rigidly, with a friction coefficient), the one obstacle type of every contact model (the
+/// multibody ContactConstraint and the local-global integrator's contact).
+#pragma once
+
+#include "sinew/collision/shape.hpp"
+
+namespace sinew {
+
+/// A rigid analytic obstacle: a shape placed by a pose, moving with a rigid motion, with a
+/// Coulomb friction coefficient. The multibody ContactConstraint treats obstacles as static and
+/// uses its own friction coefficient for every contact (ContactOptions::mu); the local-global
+/// integrator moves them by their motion and uses each one's friction.
+struct Obstacle {
+  Shape shape{ShapeType::kHalfSpace, {0.0, 0.0, 0.0}};  ///< shape in its local frame (half-space: z <= 0)
+  Pose pose = identity_pose();                          ///< placement (at the current step's start when moving)
+  /// Rigid velocity: enters the contact velocity through the surface velocity, and the pose
+  /// advances by it after each local-global step (translation += h linear, rotation = exp(h
+  /// angular) rotation).
+  Motion motion{{{0.0, 0.0, 0.0}}, {{0.0, 0.0, 0.0}}};
+  double friction = 0.0;  ///< Coulomb coefficient mu >= 0 of the contacts on this obstacle
+};
+
+/// The half-space {x : n.(x - point) <= 0} whose boundary plane passes through @p point with
+/// outward normal @p normal (not necessarily unit), with friction @p friction: its local frame is
+/// the contact frame of the normal (local +z = the unit normal, det R = +1).
+/// @throws sinew::Error naming "normal" when it is zero or not finite, "point" when not finite.
+Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal, double friction = 0.0);
+
+}  // namespace sinew

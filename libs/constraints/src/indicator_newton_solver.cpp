@@ -16,8 +16,6 @@
 
 namespace sinew::constraints {
 
-namespace {}  // namespace
-
 IndicatorNewtonSolver::IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options)
     : backend_(&backend), options_(options) {
   detail::check_globalization("IndicatorNewtonSolver", options);

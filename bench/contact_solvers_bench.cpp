@@ -104,7 +104,8 @@ void export_scenes(const std::filesystem::path& dir) {
     for (std::size_t c = 0; c < local.blocks.size(); ++c) f.mu[static_cast<Eigen::Index>(c)] = local.blocks[c].mu;
     f.info.title = s.name;
     f.info.description = "sinew scene " + s.name + ", local problem of step " + std::to_string(s.rich_contact_steps) +
-                         ", h = " + std::to_string(s.h) + " s" + (s.joints.empty() ? "" : ", joints condensed out");
+                         ", h = " + std::to_string(s.time_step) + " s" +
+                         (s.joints.empty() ? "" : ", joints condensed out");
     write_fclib_local((dir / (s.name + ".hdf5")).string(), f);
     std::printf("exported %s: %d contacts, %ld nonzeros in W\n", s.name.c_str(), f.contacts(),
                 static_cast<long>(f.W.values.size()));

@@ -36,7 +36,7 @@ function(sinew_add_library name)
   sinew_install_component(sinew_${name} ${name} ${CMAKE_CURRENT_SOURCE_DIR}/include)
 endfunction()
 
-# sinew_add_cuda_kernels(name): with SINEW_WITH_CUDA, adds libs/<name>/src/*.cu to sinew_<name>:
+# sinew_add_cuda_kernels(name): with SINEW_WITH_CUDA, adds libs/<name>/src/**/*.cu to sinew_<name>:
 # the explicit instantiations of sinew::cuda_for_each_index for the library's kernel functors
 # (sinew/backends/cuda_launch.cuh). SINEW_CUDA_KERNELS tells the library's private kernel headers
 # to declare those launches compiled (sinew::CudaLaunchCompiled).
@@ -44,7 +44,7 @@ function(sinew_add_cuda_kernels name)
   if(NOT SINEW_WITH_CUDA)
     return()
   endif()
-  file(GLOB _cuda_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cu)
+  file(GLOB_RECURSE _cuda_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cu)
   target_sources(sinew_${name} PRIVATE ${_cuda_sources})
   target_include_directories(sinew_${name} PRIVATE ${PROJECT_SOURCE_DIR}/backends/cuda/include)
   target_link_libraries(sinew_${name} PRIVATE CUDA::cudart)

@@ -101,8 +101,8 @@ TEST(IndicatorNewton, AgreesWithNewtonAndPgsOnRandomProblems) {
       for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
         IndicatorNewtonOptions o = indicator_options(fn, tol);
         if (undamped) {
-          o.line_search_steps = 0;
-          o.proximal = 0.0;
+          o.globalization.line_search_steps = 0;
+          o.globalization.proximal = 0.0;
         }
         IndicatorNewtonSolver solver(*serial, o);
         Eigen::VectorXd r;
@@ -216,7 +216,7 @@ TEST(IndicatorNewton, FailuresAreReportedAndBadOptionsAreErrors) {
   const DelassusProblem p = random_problem(3, 6);
   IndicatorNewtonOptions o = indicator_options(NcpFunction::kFischerBurmeister, 1e-14);
   o.stop.max_iterations = 2;
-  o.line_search_steps = 0;  // undamped: one CR solve (at most cr_iterations) per step
+  o.globalization.line_search_steps = 0;  // undamped: one CR solve (at most cr_iterations) per step
   IndicatorNewtonSolver short_solver(*serial, o);
   Eigen::VectorXd r;
   const SolverReport rep = short_solver.solve(p, r);
@@ -249,13 +249,13 @@ TEST(IndicatorNewton, FailuresAreReportedAndBadOptionsAreErrors) {
   bad.stop.max_iterations = 0;
   EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
-  bad.proximal = -1.0;
+  bad.globalization.proximal = -1.0;
   EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
-  bad.proximal_growth = 0.5;
+  bad.globalization.proximal_growth = 0.5;
   EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   bad = {};
-  bad.line_search_steps = -1;
+  bad.globalization.line_search_steps = -1;
   EXPECT_THROW(IndicatorNewtonSolver(*serial, bad), Error);
   EXPECT_EQ(IndicatorNewtonSolver(*serial, indicator_options(NcpFunction::kMinMap)).name(), "newton-cr-minmap");
   EXPECT_EQ(IndicatorNewtonSolver(*serial).name(), "newton-cr-fb");
@@ -270,10 +270,11 @@ TEST(IndicatorNewton, SharesNewtonSolversGlobalization) {
   auto serial = make_backend("serial");
   IndicatorNewtonOptions io;
   NewtonOptions no;
-  io.proximal_range = no.proximal_range = 0.5;
+  io.globalization.proximal_range = no.globalization.proximal_range = 0.5;
   EXPECT_SINEW_ERROR(IndicatorNewtonSolver(*serial, io),
-                     "IndicatorNewtonSolver: proximal_range must be finite and >= 1, got 0.5");
-  EXPECT_SINEW_ERROR(NewtonSolver(*serial, no), "NewtonSolver: proximal_range must be finite and >= 1, got 0.5");
+                     "IndicatorNewtonSolver: globalization.proximal_range must be finite and >= 1, got 0.5");
+  EXPECT_SINEW_ERROR(NewtonSolver(*serial, no),
+                     "NewtonSolver: globalization.proximal_range must be finite and >= 1, got 0.5");
   io = {};
   no = {};
   io.stop.tolerance = no.stop.tolerance = -1.0;
@@ -285,8 +286,8 @@ TEST(IndicatorNewton, SharesNewtonSolversGlobalization) {
   for (double growth : {1.0, 10.0}) {
     IndicatorNewtonOptions o = indicator_options(NcpFunction::kMinMap, 1e-12);
     o.cr_iterations = 2;
-    o.line_search_steps = 1;
-    o.proximal_growth = growth;
+    o.globalization.line_search_steps = 1;
+    o.globalization.proximal_growth = growth;
     o.stop.max_iterations = 40;
     Eigen::VectorXd r;
     const SolverReport rep = IndicatorNewtonSolver(*serial, o).solve(s.problem, r);

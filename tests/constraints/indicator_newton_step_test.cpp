@@ -39,8 +39,8 @@ TEST(IndicatorNewtonStep, UndampedStepsAreTheUndampedSolversIterations) {
   for (NcpFunction fn : {NcpFunction::kFischerBurmeister, NcpFunction::kMinMap}) {
     IndicatorNewtonOptions o;
     o.function = fn;
-    o.line_search_steps = 0;  // the seed's undamped iteration
-    o.proximal = 0.0;
+    o.globalization.line_search_steps = 0;  // the seed's undamped iteration
+    o.globalization.proximal = 0.0;
     o.stop = {0.0, 7};
     IndicatorNewtonSolver solver(*backend, o);
     Eigen::VectorXd r_solver = Eigen::VectorXd::Zero(p.rows());

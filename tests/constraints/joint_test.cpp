@@ -21,11 +21,9 @@ namespace sinew::constraints::constraints_joint_test {
 namespace {
 
 using testing::dense_jacobian;
-using testing::ev;
 using testing::jacobian_fd_error;
 using testing::random_system;
 using testing::rows_at;
-using testing::sv;
 
 const Vec3 kX{{1, 0, 0}}, kY{{0, 1, 0}}, kZ{{0, 0, 1}};
 
@@ -134,12 +132,12 @@ Eigen::MatrixXd allowed_motions(const model::MechanicalSystem& sys, const Eigen:
     Eigen::Vector3d V = Eigen::Vector3d::Zero(), W = Eigen::Vector3d::Zero();
     (k < 3 ? V : W)[k % 3] = 1.0;
     Eigen::VectorXd t(12);
-    for (int b = 0; b < 2; ++b) t.segment<6>(6 * b) << V + W.cross(ev(s.bodies[b].x)), W;
+    for (int b = 0; b < 2; ++b) t.segment<6>(6 * b) << V + W.cross(to_eigen(s.bodies[b].x)), W;
     cols.push_back(t);
   }
   for (const auto& w : axes) {
     Eigen::VectorXd t = Eigen::VectorXd::Zero(12);
-    t.segment<6>(6) << w.cross(ev(s.bodies[1].x) - p), w;
+    t.segment<6>(6) << w.cross(to_eigen(s.bodies[1].x) - p), w;
     cols.push_back(t);
   }
   for (const auto& d : shifts) {
@@ -189,11 +187,11 @@ TEST(JointNullSpace, EachJointAllowsExactlyItsRelativeMotion) {
       const Eigen::MatrixXd J = dense_jacobian(rows, 12);
       EXPECT_EQ(numerical_rank(J), c.rank) << c.joint->name() << ": rows must be independent";
       std::vector<Eigen::Vector3d> axes, shifts;
-      const Eigen::Vector3d za = ev(column(h.A.R, 2));
+      const Eigen::Vector3d za = to_eigen(column(h.A.R, 2));
       if (c.rel_rotations == 3) axes = {Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ()};
       if (c.rel_rotations == 1) axes = {za};
       if (c.slides) shifts = {za};
-      const Eigen::MatrixXd V = allowed_motions(*h.sys, h.q, axes, ev(h.A.p), shifts);
+      const Eigen::MatrixXd V = allowed_motions(*h.sys, h.q, axes, to_eigen(h.A.p), shifts);
       EXPECT_LT((J * V).cwiseAbs().maxCoeff(), 1e-12) << c.joint->name() << ": an allowed motion is constrained";
       // The allowed motions are independent and as many as the null space is wide: they are it.
       EXPECT_EQ(numerical_rank(V), 12 - c.rank) << c.joint->name();

@@ -13,13 +13,11 @@
 
 #include "sinew/constraints/constraint.hpp"
 #include "sinew/constraints/joint.hpp"
+#include "sinew/core/eigen_interop.hpp"
 #include "sinew/core/spatial_inertia.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
 namespace sinew::constraints::testing {
-
-inline Eigen::Vector3d ev(const Vec3& a) { return Eigen::Vector3d(a[0], a[1], a[2]); }
-inline Vec3 sv(const Eigen::Vector3d& a) { return Vec3{{a[0], a[1], a[2]}}; }
 
 inline Vec3 random_vec(std::mt19937& rng, double scale = 1.0) {
   std::uniform_real_distribution<double> u(-scale, scale);

@@ -18,7 +18,6 @@ namespace sinew::constraints::constraints_joint_velocity_constraint_test {
 namespace {
 
 using testing::dense_jacobian;
-using testing::ev;
 using testing::rows_at;
 
 const Vec3 kX{{1, 0, 0}}, kY{{0, 1, 0}}, kZ{{0, 0, 1}};
@@ -44,10 +43,10 @@ TEST(KnifeEdge, StopsOnlyTheSidewaysVelocityOfTheBlade) {
   model::SystemState s;
   sys->evaluate_state(0, q, u, s);
   const JointFrame blade = evaluate_joint_frame(s, knife.side_b());
-  const Eigen::Vector3d lateral = ev(column(blade.R, 2)), p = ev(blade.p), x = ev(s.bodies[0].x);
+  const Eigen::Vector3d lateral = to_eigen(column(blade.R, 2)), p = to_eigen(blade.p), x = to_eigen(s.bodies[0].x);
   // Allowed: translations across the lateral direction, any rotation about the blade point.
   std::vector<Eigen::Matrix<double, 6, 1>> allowed;
-  for (const Eigen::Vector3d& d : {ev(column(blade.R, 0)), ev(column(blade.R, 1))}) {
+  for (const Eigen::Vector3d& d : {to_eigen(column(blade.R, 0)), to_eigen(column(blade.R, 1))}) {
     Eigen::Matrix<double, 6, 1> t;
     t << d, Eigen::Vector3d::Zero();
     allowed.push_back(t);
@@ -102,14 +101,14 @@ TEST(RollingDisk, AllowsExactlyTheRotationsAboutTheContactPoint) {
   const Eigen::VectorXd q = d.sys->initial_positions(), u = Eigen::VectorXd::Zero(6);
   model::SystemState s;
   d.sys->evaluate_state(0, q, u, s);
-  const Eigen::Vector3d p = ev(d.rolling->contact_point(s));
+  const Eigen::Vector3d p = to_eigen(d.rolling->contact_point(s));
   EXPECT_NEAR(p.norm(), 0.0, 1e-15) << "lowest point of the upright disk";
   const ConstraintRows rows = rows_at(*d.rolling, *d.sys, q, u);
   ASSERT_EQ(rows.rows(), 3);
   const Eigen::MatrixXd J = dense_jacobian(rows, 6);
   EXPECT_EQ(Eigen::FullPivLU<Eigen::MatrixXd>(J).rank(), 3);
   for (int k = 0; k < 3; ++k)
-    EXPECT_LT((J * rotation_about(Eigen::Vector3d::Unit(k), p, ev(s.bodies[0].x))).norm(), 1e-14);
+    EXPECT_LT((J * rotation_about(Eigen::Vector3d::Unit(k), p, to_eigen(s.bodies[0].x))).norm(), 1e-14);
 }
 
 TEST(RollingDisk, ContactRowMatchesCentralDifferencesWhenTiltedAndOnAMovingPlane) {

@@ -50,7 +50,7 @@ TEST(NewtonConvergence, QuadraticNearTheSolutionOnRandomProblems) {
         const DelassusProblem p = random_problem(seed, 4 + static_cast<int>(seed));
         NewtonOptions o;
         o.function = fn;
-        o.proximal = proximal;
+        o.globalization.proximal = proximal;
         o.stop = {1e-14, 50};  // past the usual 1e-8 to see the last quadratic steps
         NewtonSolver solver(*serial, o);
         Eigen::VectorXd r;

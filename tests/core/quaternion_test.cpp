@@ -16,7 +16,6 @@ namespace {
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 const double kPi = std::acos(-1.0);
 
-using test::from_eigen;
 using test::to_eigen;
 using Rng = test::Rng;
 Eigen::Quaterniond to_eigen(const Quaternion& q) { return Eigen::Quaterniond(q.s, q.v[0], q.v[1], q.v[2]); }
@@ -183,8 +182,8 @@ TEST(Quaternion, EigenMatrixInput) {
   Rng rng(7);
   for (int t = 0; t < 50; ++t) {
     const Eigen::Quaterniond e(Eigen::AngleAxisd(3.1 * (rng.scalar() + 1) / 2, to_eigen(rng.unit())));
-    const Quaternion q = quat_from_rotation_matrix(from_eigen(e.toRotationMatrix()));
-    EXPECT_LE(rot_dist(q, Quaternion{e.w(), from_eigen(Eigen::Vector3d(e.vec()))}), 16 * kEps);
+    const Quaternion q = quat_from_rotation_matrix(to_mat3(e.toRotationMatrix()));
+    EXPECT_LE(rot_dist(q, Quaternion{e.w(), to_vec3(e.vec())}), 16 * kEps);
   }
 }
 

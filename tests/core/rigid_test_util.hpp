@@ -6,19 +6,14 @@
 #include <Eigen/Geometry>
 #include <random>
 
+#include "sinew/core/eigen_interop.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/core/spatial_vector.hpp"
 
 namespace sinew {
 namespace test {
 
-inline Eigen::Vector3d to_eigen(const Vec3& a) { return Eigen::Vector3d(a[0], a[1], a[2]); }
-inline Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
-}
+using sinew::to_eigen;  // Vec3 and Mat3 (core/eigen_interop.hpp)
 inline Eigen::Matrix<double, 6, 6> to_eigen(const SpatialMatrix& A) {
   Eigen::Matrix<double, 6, 6> E;
   for (int r = 0; r < 6; ++r)
@@ -34,13 +29,6 @@ inline Eigen::Matrix<double, 6, 1> to_eigen(const Wrench& F) {
   Eigen::Matrix<double, 6, 1> x;
   x << to_eigen(F.f), to_eigen(F.tau);
   return x;
-}
-inline Vec3 from_eigen(const Eigen::Vector3d& a) { return Vec3{{a[0], a[1], a[2]}}; }
-inline Mat3 from_eigen(const Eigen::Matrix3d& E) {
-  Mat3 A;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) A(r, c) = E(r, c);
-  return A;
 }
 
 // Seeded uniform random scalars and vectors in [-1, 1], unit vectors, rotations and twists.

@@ -12,7 +12,6 @@
 namespace sinew::core_rigid_transform_test {
 namespace {
 
-using test::from_eigen;
 using test::to_eigen;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 

@@ -11,7 +11,6 @@
 namespace sinew::core_small_matrix_ops_test {
 namespace {
 
-using test::from_eigen;
 using test::to_eigen;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
@@ -40,13 +39,29 @@ TEST(SmallMatrixOps, ArithmeticMatchesEigen) {
   }
 }
 
+// core/eigen_interop.hpp: Mat3's row-major (r, c) is Eigen's (r, c), and the round trips are exact.
+TEST(EigenInterop, ConversionsKeepEveryEntryInPlace) {
+  const Mat3 A{{1.5, -2.0, 3.25, 4.0, 5.5, -6.0, 7.0, 8.125, 9.0}};
+  const Eigen::Matrix3d E = to_eigen(A);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(E(r, c), A.m[3 * r + c]);
+  const Mat3 back = to_mat3(E);
+  for (int k = 0; k < 9; ++k) EXPECT_EQ(back.m[k], A.m[k]);
+  const Vec3 a{{0.1, -0.2, 0.3}};
+  const Eigen::Vector3d e = to_eigen(a);
+  EXPECT_EQ(e, Eigen::Vector3d(0.1, -0.2, 0.3));
+  const Vec3 doubled = to_vec3(2.0 * e);  // an Eigen expression converts too
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(doubled[i], 2.0 * a[i]);
+  EXPECT_EQ(to_mat3(E.transpose()).m[1], A.m[3]);
+}
+
 TEST(SmallMatrixOps, CholeskyAndTriangularSolvesMatchEigen) {
   test::Rng rng(32);
   for (int t = 0; t < 100; ++t) {
     const Eigen::Matrix3d X = to_eigen(outer_product(rng.vec(), rng.vec()) + rng.rotation());
     const Eigen::Matrix3d A = X * X.transpose() + 0.1 * Eigen::Matrix3d::Identity();
     Mat3 L{};
-    ASSERT_TRUE(cholesky3(from_eigen(A), L));
+    ASSERT_TRUE(cholesky3(to_mat3(A), L));
     const Eigen::Matrix3d Le = to_eigen(L);
     EXPECT_LE((Le - Eigen::Matrix3d(A.llt().matrixL())).norm(), 1e-12 * A.norm());
     EXPECT_EQ(L(0, 1), 0.0);

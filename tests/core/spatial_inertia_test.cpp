@@ -18,7 +18,6 @@
 namespace sinew::core_spatial_inertia_test {
 namespace {
 
-using test::from_eigen;
 using test::to_eigen;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;

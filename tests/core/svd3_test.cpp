@@ -1,6 +1,7 @@
 // svd3 / polar_rotation against Eigen's JacobiSVD on random, inverted, flat and degenerate
 // matrices: reconstruction, orthonormality, proper rotations, singular values.
 #include "sinew/core/svd3.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,26 +12,12 @@
 namespace sinew::core_svd3_test {
 namespace {
 
-Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
-}
-
-Mat3 from_eigen(const Eigen::Matrix3d& E) {
-  Mat3 A;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) A(r, c) = E(r, c);
-  return A;
-}
-
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 // Checks F = U diag(sigma) V^T, U and V proper rotations, |sigma| sorted and matching Eigen's
 // singular values, and the sign convention sigma2 < 0 iff det F < 0.
 void check_svd(const Eigen::Matrix3d& F) {
-  const Svd3 s = svd3(from_eigen(F));
+  const Svd3 s = svd3(to_mat3(F));
   const Eigen::Matrix3d U = to_eigen(s.U), V = to_eigen(s.V);
   const Eigen::Vector3d sigma(s.sigma[0], s.sigma[1], s.sigma[2]);
   const double scale = std::max(F.norm(), 1e-300);
@@ -69,7 +56,7 @@ TEST(Svd3, InvertedElementsPutTheSignInTheSmallestValue) {
     F.col(t % 3) *= -1.0;  // reflect: det F < 0
     ASSERT_LT(F.determinant(), 0.0);
     check_svd(F);
-    EXPECT_LT(svd3(from_eigen(F)).sigma[2], 0.0);
+    EXPECT_LT(svd3(to_mat3(F)).sigma[2], 0.0);
   }
 }
 
@@ -92,7 +79,7 @@ TEST(Svd3, SmallSingularValuesKeepRelativeAccuracy) {
   const Eigen::Matrix3d Q = Eigen::Quaterniond(0.3, -0.5, 0.7, 0.2).normalized().toRotationMatrix();
   const Eigen::Matrix3d P = Eigen::Quaterniond(-0.1, 0.8, 0.4, 0.3).normalized().toRotationMatrix();
   const Eigen::Matrix3d F = Q * Eigen::Vector3d(1, 1e-3, 1e-7).asDiagonal() * P.transpose();
-  const Svd3 s = svd3(from_eigen(F));
+  const Svd3 s = svd3(to_mat3(F));
   EXPECT_NEAR(s.sigma[2], 1e-7, 1e-7 * 1e-6);
   EXPECT_NEAR(s.sigma[1], 1e-3, 1e-3 * 1e-10);
 }
@@ -103,7 +90,7 @@ TEST(PolarRotation, IsTheClosestRotation) {
   for (int t = 0; t < 500; ++t) {
     Eigen::Matrix3d F;
     for (int k = 0; k < 9; ++k) F.data()[k] = u(rng);
-    const Eigen::Matrix3d R = to_eigen(polar_rotation(from_eigen(F)));
+    const Eigen::Matrix3d R = to_eigen(polar_rotation(to_mat3(F)));
     EXPECT_NEAR(R.determinant(), 1.0, 1e-13);
     EXPECT_LE((R.transpose() * R - Eigen::Matrix3d::Identity()).norm(), 1e-13);
     if (F.determinant() > 0) {  // then S = R^T F is symmetric positive definite
@@ -125,7 +112,7 @@ TEST(PolarRotation, IsTheClosestRotation) {
 TEST(PolarRotation, RecoversAKnownRotation) {
   const Eigen::Matrix3d Q = Eigen::AngleAxisd(0.9, Eigen::Vector3d(1, 2, -1).normalized()).toRotationMatrix();
   const Eigen::Matrix3d S = (Eigen::Matrix3d() << 2, 0.3, 0.1, 0.3, 1.5, -0.2, 0.1, -0.2, 0.8).finished();
-  const Eigen::Matrix3d R = to_eigen(polar_rotation(from_eigen(Q * S)));
+  const Eigen::Matrix3d R = to_eigen(polar_rotation(to_mat3(Q * S)));
   EXPECT_LE((R - Q).norm(), 1e-14);
 }
 

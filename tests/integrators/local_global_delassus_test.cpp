@@ -1,5 +1,5 @@
 // The Delassus operator W = H S'^T S' H^T of LocalGlobalIntegrator's constrained global step by
-// its two assemblies of C = P S'^T S' P^T (local_global_delassus.cpp): the dense panel product
+// its two assemblies of C = P S'^T S' P^T (local_global/delassus.cpp): the dense panel product
 // and the sparse products give W with the same pattern and the same values to 1e-12 of max |W|
 // (same state through save / restore), on one mesh (a cloth draped over a corner: C dense) and on
 // two (the cable finger and its ball: C block-diagonal, cable rows and cross terms); the dense

@@ -1,4 +1,5 @@
 #include "sinew/materials/frame_spring.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +13,6 @@
 
 namespace sinew::materials_frame_spring_test {
 namespace {
-
-Vec3 v3(const Eigen::Vector3d& a) { return Vec3{{a[0], a[1], a[2]}}; }
-Eigen::Vector3d e3(const Vec3& a) { return Eigen::Vector3d(a[0], a[1], a[2]); }
 
 struct SpringPair {
   FrameSpring spring;
@@ -30,19 +28,19 @@ SpringPair make_setup(std::uint64_t seed, bool damped) {
   s.spring.rotational_stiffness = 7.0;
   s.spring.translational_damping = damped ? 2.0 : 0.0;
   s.spring.rotational_damping = damped ? 0.5 : 0.0;
-  s.spring.R_1A = test::from_eigen(test::random_rotation(rng));
-  s.spring.p1 = v3(rv());
-  s.spring.R_2B = test::from_eigen(test::random_rotation(rng));
-  s.spring.p2 = v3(rv());
-  s.A = RigidState{test::from_eigen(test::random_rotation(rng)), v3(rv()), v3(rv()), v3(rv())};
-  s.B = RigidState{test::from_eigen(test::random_rotation(rng)), v3(rv()), v3(rv()), v3(rv())};
+  s.spring.R_1A = to_mat3(test::random_rotation(rng));
+  s.spring.p1 = to_vec3(rv());
+  s.spring.R_2B = to_mat3(test::random_rotation(rng));
+  s.spring.p2 = to_vec3(rv());
+  s.A = RigidState{to_mat3(test::random_rotation(rng)), to_vec3(rv()), to_vec3(rv()), to_vec3(rv())};
+  s.B = RigidState{to_mat3(test::random_rotation(rng)), to_vec3(rv()), to_vec3(rv()), to_vec3(rv())};
   return s;
 }
 
 Eigen::VectorXd wrench(const SpringPair& s, const RigidState& A, const RigidState& B) {
   const FrameSpringWrench w = frame_spring_wrench(s.spring, A, B);
   Eigen::VectorXd r(12);
-  r << e3(w.f_A), e3(w.tau_A), e3(w.f_B), e3(w.tau_B);
+  r << to_eigen(w.f_A), to_eigen(w.tau_A), to_eigen(w.f_B), to_eigen(w.tau_B);
   return r;
 }
 
@@ -51,13 +49,13 @@ Eigen::VectorXd wrench(const SpringPair& s, const RigidState& A, const RigidStat
 Eigen::VectorXd wrench_at_pose(const SpringPair& s, const Eigen::VectorXd& q) {
   RigidState A = s.A, B = s.B;
   const Eigen::Matrix3d RA = test::to_eigen(A.R), RB = test::to_eigen(B.R);
-  A.x = v3(e3(A.x) + RA * q.segment<3>(0));
-  B.x = v3(e3(B.x) + RB * q.segment<3>(6));
+  A.x = to_vec3(to_eigen(A.x) + RA * q.segment<3>(0));
+  B.x = to_vec3(to_eigen(B.x) + RB * q.segment<3>(6));
   const auto expmap = [](const Eigen::Vector3d& t) {
     return t.norm() == 0 ? Eigen::Matrix3d::Identity() : Eigen::AngleAxisd(t.norm(), t.normalized()).toRotationMatrix();
   };
-  A.R = test::from_eigen(RA * expmap(q.segment<3>(3)));
-  B.R = test::from_eigen(RB * expmap(q.segment<3>(9)));
+  A.R = to_mat3(RA * expmap(q.segment<3>(3)));
+  B.R = to_mat3(RB * expmap(q.segment<3>(9)));
   return wrench(s, A, B);
 }
 
@@ -65,10 +63,10 @@ Eigen::VectorXd wrench_at_pose(const SpringPair& s, const Eigen::VectorXd& q) {
 Eigen::VectorXd wrench_at_velocity(const SpringPair& s, const Eigen::VectorXd& u) {
   RigidState A = s.A, B = s.B;
   const Eigen::Matrix3d RA = test::to_eigen(A.R), RB = test::to_eigen(B.R);
-  A.v = v3(RA * u.segment<3>(0));
-  A.w = v3(RA * u.segment<3>(3));
-  B.v = v3(RB * u.segment<3>(6));
-  B.w = v3(RB * u.segment<3>(9));
+  A.v = to_vec3(RA * u.segment<3>(0));
+  A.w = to_vec3(RA * u.segment<3>(3));
+  B.v = to_vec3(RB * u.segment<3>(6));
+  B.w = to_vec3(RB * u.segment<3>(9));
   return wrench(s, A, B);
 }
 
@@ -76,7 +74,7 @@ TEST(FrameSpring, RotationVectorAndItsRateMatrix) {
   for (double phi : {0.0, 1e-6, 0.3, 2.0, 3.1}) {
     const Eigen::Vector3d axis = Eigen::Vector3d(0.3, -0.5, 0.8).normalized();
     const Eigen::Matrix3d R = Eigen::AngleAxisd(phi, axis).toRotationMatrix();
-    EXPECT_LE((e3(rotation_vector(test::from_eigen(R))) - phi * axis).norm(), 1e-9) << "phi " << phi;
+    EXPECT_LE((to_eigen(rotation_vector(to_mat3(R))) - phi * axis).norm(), 1e-9) << "phi " << phi;
     // d(phi u)/dt = U omega (eq. 0.45) for R(t) = exp(t [omega]) R, omega the angular velocity of
     // frame 2 relative to 1 in frame-1 coordinates: compare with central differences.
     const Eigen::Vector3d omega(0.2, 0.7, -0.4), v = phi * axis;
@@ -84,15 +82,15 @@ TEST(FrameSpring, RotationVectorAndItsRateMatrix) {
     const Eigen::Matrix3d Rp = Eigen::AngleAxisd(h * omega.norm(), omega.normalized()).toRotationMatrix() * R;
     const Eigen::Matrix3d Rm = Eigen::AngleAxisd(-h * omega.norm(), omega.normalized()).toRotationMatrix() * R;
     const Eigen::Vector3d fd =
-        (e3(rotation_vector(test::from_eigen(Rp))) - e3(rotation_vector(test::from_eigen(Rm)))) / (2 * h);
-    const Eigen::Vector3d an = test::to_eigen(rotation_vector_jacobian(v3(v))) * omega;
+        (to_eigen(rotation_vector(to_mat3(Rp))) - to_eigen(rotation_vector(to_mat3(Rm)))) / (2 * h);
+    const Eigen::Vector3d an = test::to_eigen(rotation_vector_jacobian(to_vec3(v))) * omega;
     EXPECT_LE((fd - an).norm(), 1e-6 * an.norm()) << "phi " << phi;
   }
   // Within 1e-8 of pi the axis comes from R + I (sin(phi) is too small to divide by).
   const Eigen::Vector3d axis = Eigen::Vector3d(-0.6, 0.0, 0.8);
   const double phi = std::acos(-1.0) - 1e-8;
   const Eigen::Matrix3d R = Eigen::AngleAxisd(phi, axis).toRotationMatrix();
-  EXPECT_LE((e3(rotation_vector(test::from_eigen(R))) - phi * axis).norm(), 1e-7);
+  EXPECT_LE((to_eigen(rotation_vector(to_mat3(R))) - phi * axis).norm(), 1e-7);
 }
 
 TEST(FrameSpring, WrenchIsZeroWhenFramesCoincideAtRest) {
@@ -100,11 +98,11 @@ TEST(FrameSpring, WrenchIsZeroWhenFramesCoincideAtRest) {
   // Place B so that frame 2 coincides with frame 1, with equal rigid velocities.
   const Eigen::Matrix3d R1W = test::to_eigen(s.A.R) * test::to_eigen(s.spring.R_1A);
   const Eigen::Matrix3d RB = R1W * test::to_eigen(s.spring.R_2B).transpose();
-  const Eigen::Vector3d x1 = e3(s.A.x) + test::to_eigen(s.A.R) * e3(s.spring.p1);
-  s.B.R = test::from_eigen(RB);
-  s.B.x = v3(x1 - RB * e3(s.spring.p2));
+  const Eigen::Vector3d x1 = to_eigen(s.A.x) + test::to_eigen(s.A.R) * to_eigen(s.spring.p1);
+  s.B.R = to_mat3(RB);
+  s.B.x = to_vec3(x1 - RB * to_eigen(s.spring.p2));
   s.B.w = s.A.w;
-  s.B.v = v3(e3(s.A.v) + e3(s.A.w).cross(e3(s.B.x) - e3(s.A.x)));  // same rigid motion
+  s.B.v = to_vec3(to_eigen(s.A.v) + to_eigen(s.A.w).cross(to_eigen(s.B.x) - to_eigen(s.A.x)));  // same rigid motion
   EXPECT_LE(wrench(s, s.A, s.B).norm(), 1e-12);
 }
 
@@ -114,13 +112,14 @@ TEST(FrameSpring, WrenchBalancesInWorldCoordinates) {
   const Eigen::VectorXd w = wrench(s, s.A, s.B);
   const Eigen::Matrix3d RA = test::to_eigen(s.A.R), RB = test::to_eigen(s.B.R);
   const Eigen::Vector3d fA = RA * w.segment<3>(0), fB = RB * w.segment<3>(6);
-  const Eigen::Vector3d tA = RA * w.segment<3>(3) + e3(s.A.x).cross(fA);
-  const Eigen::Vector3d tB = RB * w.segment<3>(9) + e3(s.B.x).cross(fB);
+  const Eigen::Vector3d tA = RA * w.segment<3>(3) + to_eigen(s.A.x).cross(fA);
+  const Eigen::Vector3d tB = RB * w.segment<3>(9) + to_eigen(s.B.x).cross(fB);
   EXPECT_GT(fA.norm(), 1.0);
   EXPECT_LE((fA + fB).norm(), 1e-12 * fA.norm());
   // Pure torques are equal and opposite; the force pair acts at x1 on A and at x2 on B, which leaves
   // the couple (x1 - x2) x f_A in the sum of world torques about the origin.
-  const Eigen::Vector3d x1 = e3(s.A.x) + RA * e3(s.spring.p1), x2 = e3(s.B.x) + RB * e3(s.spring.p2);
+  const Eigen::Vector3d x1 = to_eigen(s.A.x) + RA * to_eigen(s.spring.p1),
+                        x2 = to_eigen(s.B.x) + RB * to_eigen(s.spring.p2);
   EXPECT_LE((tA + tB - (x1 - x2).cross(fA)).norm(), 1e-10 * tA.norm());
 }
 
@@ -143,7 +142,8 @@ TEST(FrameSpring, VelocityJacobianMatchesFiniteDifferences) {
   const Eigen::MatrixXd J = test::to_eigen(Jv);
   Eigen::VectorXd u(12);
   const Eigen::Matrix3d RA = test::to_eigen(s.A.R), RB = test::to_eigen(s.B.R);
-  u << RA.transpose() * e3(s.A.v), RA.transpose() * e3(s.A.w), RB.transpose() * e3(s.B.v), RB.transpose() * e3(s.B.w);
+  u << RA.transpose() * to_eigen(s.A.v), RA.transpose() * to_eigen(s.A.w), RB.transpose() * to_eigen(s.B.v),
+      RB.transpose() * to_eigen(s.B.w);
   EXPECT_TRUE(test::check_jacobian([&](const Eigen::VectorXd& y) { return wrench_at_velocity(s, y); },
                                    [&](const Eigen::VectorXd&) { return J; }, u));
 }

@@ -102,7 +102,7 @@ TYPED_TEST(IsotropicModel, ZeroEnergyAndStressAtRest) {
 TYPED_TEST(IsotropicModel, RigidRotationCostsNothingExactlyWhenRotationInvariant) {
   std::mt19937_64 rng(13);
   for (int sample = 0; sample < 5; ++sample) {
-    const Mat3 R = test::from_eigen(test::random_rotation(rng));
+    const Mat3 R = to_mat3(test::random_rotation(rng));
     const double psi = TypeParam::energy(R, this->lame_);
     const double stress = test::to_eigen(TypeParam::stress(R, this->lame_)).cwiseAbs().maxCoeff();
     if (ModelTraits<TypeParam>::kRotationInvariant) {
@@ -118,7 +118,7 @@ TYPED_TEST(IsotropicModel, StressRotatesWithTheDeformationExactlyWhenRotationInv
   // Frame indifference: P(Q F) = Q P(F) for rotation-invariant models; the linear model breaks it.
   std::mt19937_64 rng(14);
   const Mat3 F = test::random_deformation(rng, Deformation::kStrong);
-  const Mat3 Q = test::from_eigen(test::random_rotation(rng));
+  const Mat3 Q = to_mat3(test::random_rotation(rng));
   const Eigen::Matrix3d lhs = test::to_eigen(TypeParam::stress(Q * F, this->lame_));
   const Eigen::Matrix3d rhs = test::to_eigen(Q) * test::to_eigen(TypeParam::stress(F, this->lame_));
   const double error = (lhs - rhs).cwiseAbs().maxCoeff(), scale = rhs.cwiseAbs().maxCoeff();
@@ -202,7 +202,7 @@ TEST(Arap, LocalProjectionIsThePolarRotation) {
     Eigen::Matrix3d S = Eigen::Matrix3d::Random();
     S = S * S.transpose() + 0.5 * Eigen::Matrix3d::Identity();  // SPD stretch
     if (kind == Deformation::kInverted) S = S * Eigen::Vector3d(1, 1, -1).asDiagonal();
-    const Eigen::Matrix3d R = test::to_eigen(rotation_local_projection(test::from_eigen(R0 * S)));
+    const Eigen::Matrix3d R = test::to_eigen(rotation_local_projection(to_mat3(R0 * S)));
     EXPECT_NEAR(R.determinant(), 1.0, 1e-12);
     EXPECT_LE((R.transpose() * R - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff(), 1e-12);
     if (kind == Deformation::kMild) {

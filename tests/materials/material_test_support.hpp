@@ -5,26 +5,13 @@
 #include <Eigen/Dense>
 #include <random>
 
+#include "sinew/core/eigen_interop.hpp"
 #include "sinew/core/small_matrix.hpp"
 #include "sinew/materials/small_dense.hpp"
 
 namespace sinew::test {
 
-/// Mat3 -> Eigen (row-major Mat3::m[3 r + c] -> (r, c)).
-inline Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
-}
-
-/// Eigen -> Mat3.
-inline Mat3 from_eigen(const Eigen::Matrix3d& E) {
-  Mat3 A{};
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) A(r, c) = E(r, c);
-  return A;
-}
+using sinew::to_eigen;  // Vec3 and Mat3 (core/eigen_interop.hpp)
 
 /// MatN -> Eigen.
 template <int N>
@@ -74,7 +61,7 @@ inline Mat3 random_deformation(std::mt19937_64& rng, Deformation kind) {
       s = Eigen::Vector3d(1.3 + 0.3 * u(rng), 0.9 + 0.3 * u(rng), -0.8 + 0.6 * u(rng));
       break;
   }
-  return from_eigen(random_rotation(rng) * s.asDiagonal() * random_rotation(rng));
+  return to_mat3(random_rotation(rng) * s.asDiagonal() * random_rotation(rng));
 }
 
 }  // namespace sinew::test

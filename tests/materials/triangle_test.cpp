@@ -173,7 +173,7 @@ void expect_matches_3d(std::uint64_t seed) {
     const Eigen::Vector3d f0(y[0], y[1], y[2]), f1(y[3], y[4], y[5]);
     Eigen::Matrix3d F3;
     F3 << f0, f1, f0.cross(f1).normalized();
-    const double psi3 = Solid::energy(test::from_eigen(F3), p);
+    const double psi3 = Solid::energy(to_mat3(F3), p);
     EXPECT_NEAR(Membrane::energy(y, rest, p), psi3, 1e-10 * std::fabs(psi3));
     EXPECT_GT(std::fabs(psi3), 1e-3 * p.mu);
   }

@@ -55,7 +55,7 @@ void expect_same_as_builder(const std::string& file, ContactScene built, int ste
   const MultibodySimulation& m = multibody(*sim);
   const model::MechanicalSystem& a = *m.scene().scene.system;
   const model::MechanicalSystem& b = *built.system;
-  EXPECT_EQ(sim->time_step(), built.h);
+  EXPECT_EQ(sim->time_step(), built.time_step);
   EXPECT_EQ(a.num_bodies(), b.num_bodies());
   EXPECT_EQ(a.num_particles(), b.num_particles());
   EXPECT_EQ(a.num_positions(), b.num_positions());
@@ -73,7 +73,7 @@ void expect_same_as_builder(const std::string& file, ContactScene built, int ste
   for (int k = 0; k < steps; ++k) {
     const StepOutcome out = sim->step();
     ASSERT_TRUE(out.ok()) << out.message;
-    report = step.step(b, built.constraints(), built.state, built.h);
+    report = step.step(b, built.constraints(), built.state, built.time_step);
     ASSERT_TRUE(report.ok()) << report.message;
   }
   EXPECT_EQ(sim->steps(), steps);

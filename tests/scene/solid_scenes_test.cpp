@@ -257,7 +257,7 @@ TEST(SolidScenes, CableFingerPressesOnTheBallsSurface) {
 }
 
 // A finer ball (n = 14, 3,300 vertices): the L-G step must settle for the finger to rest on it.
-// With the ADMM weight at sqrt(k m) alone (no floor of k / 4, local_global_kernels.hpp) the
+// With the ADMM weight at sqrt(k m) alone (no floor of k / 4, local_global/kernels.hpp) the
 // iterates under the cable's pull did not, and from frame ~70 the tip swung sideways with
 // alternating sign, 2.7 mm a frame by frame 99, while the contact set alternated between 10 and
 // 21 contacts (at n = 21, +-1.3 cm by frame 72). Runs 10 frames with SINEW_QUICK_TESTS.

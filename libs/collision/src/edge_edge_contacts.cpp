@@ -18,8 +18,6 @@ namespace sinew {
 
 namespace {
 
-bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
 // sin^2 of the smallest angle between two edges' directions for them to be a contact (~3 deg):
 // nearer parallel, the normal a x b is ill-conditioned and an endpoint is as close.
 constexpr double kMinSin2 = 0.05 * 0.05;
@@ -87,7 +85,7 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
     for (Index v : tris[t]) {
       require(v >= 0 && v < n, "EdgeEdgeDetector::detect: triangle " + std::to_string(t) +
                                    " has a vertex out of range, expected < " + std::to_string(n));
-      require(finite3(x[v]) && finite3(y[v]),
+      require(is_finite(x[v]) && is_finite(y[v]),
               "EdgeEdgeDetector::detect: vertex " + std::to_string(v) + " has a non-finite position");
     }
   // The boundary edges and their faces, rebuilt only when the triangle list changes.

@@ -6,15 +6,10 @@
 #include "sinew/core/error.hpp"
 
 namespace sinew {
-namespace {
-
-bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
-}  // namespace
 
 Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal, double friction) {
-  require(finite3(normal) && norm(normal) > 0.0, "half_space_obstacle: normal must be finite and non-zero");
-  require(finite3(point), "half_space_obstacle: point must be finite");
+  require(is_finite(normal) && norm(normal) > 0.0, "half_space_obstacle: normal must be finite and non-zero");
+  require(is_finite(point), "half_space_obstacle: point must be finite");
   // Local z = the unit normal; (t1, t2, n) is right-handed (t2 = n x t1), so det R = +1.
   const ContactFrame f = contact_frame(normal);
   Obstacle o;

@@ -32,8 +32,6 @@ Index find_root(std::vector<Index>& parent, Index v) {
   return v;
 }
 
-bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
 std::array<Index, 3> sorted_triple(const std::array<Index, 3>& t) {
   std::array<Index, 3> s = t;
   std::sort(s.begin(), s.end());
@@ -188,8 +186,8 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
         "VertexTriangleDetector::detect: a query vertex is out of range, expected 0 <= vertex < " + std::to_string(n));
   const std::vector<Vec3>& y = predicted != nullptr ? *predicted : x;
   auto check_vertex = [&](Index v, const char* what) {
-    require(finite3(x[v]) && finite3(y[v]), std::string("VertexTriangleDetector::detect: ") + what + " vertex " +
-                                                std::to_string(v) + " has a non-finite position");
+    require(is_finite(x[v]) && is_finite(y[v]), std::string("VertexTriangleDetector::detect: ") + what + " vertex " +
+                                                    std::to_string(v) + " has a non-finite position");
   };
   // Swept boxes: each primitive over its positions now and at the prediction.
   w.boxes.resize(tris.size());

@@ -11,14 +11,14 @@ CompliantTerms compliant_terms(const CompliantRow& row) {
           "compliant_terms: compliance must be finite and >= 0");
   require(std::isfinite(row.damping) && row.damping >= 0.0, "compliant_terms: damping must be finite and >= 0");
   require(std::isfinite(row.phi) && std::isfinite(row.phidot), "compliant_terms: phi and phidot must be finite");
-  require(std::isfinite(row.h) && row.h > 0.0, "compliant_terms: the step h must be > 0");
+  require(std::isfinite(row.time_step) && row.time_step > 0.0, "compliant_terms: time_step must be finite and > 0");
   require(row.alpha > 0.0 && row.alpha <= 1.0 && row.beta > 0.0 && row.beta <= 1.0,
           "compliant_terms: alpha and beta must lie in (0, 1]");
   CompliantTerms terms;
   if (row.compliance == 0.0) return terms;  // hard row: u = 0
-  const double l = row.alpha * (row.h * row.beta + row.damping);
-  terms.regularization = row.compliance / (row.h * l);
-  terms.shift = (row.phi + (row.damping + row.alpha * row.h) * row.phidot) / l - row.phidot;
+  const double l = row.alpha * (row.time_step * row.beta + row.damping);
+  terms.regularization = row.compliance / (row.time_step * l);
+  terms.shift = (row.phi + (row.damping + row.alpha * row.time_step) * row.phidot) / l - row.phidot;
   return terms;
 }
 

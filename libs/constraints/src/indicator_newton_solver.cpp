@@ -110,7 +110,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
       if (inner.status == KrylovStatus::kNonFinite)
         return finish(SolverStatus::kFailed,
                       "conjugate residual produced non-finite values" + step + ": " + inner.message);
-      if (options_.line_search_steps == 0) {  // the seed's undamped step
+      if (options_.globalization.line_search_steps == 0) {  // the seed's undamped step
         error = try_step(1.0);
         break;
       }
@@ -118,7 +118,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
       const auto accepted = [&](double a, double e) { return e <= (1.0 - 1e-4 * a) * error_before; };
       double alpha = 1.0, best_alpha = 1.0, best_error;
       error = best_error = try_step(alpha);
-      for (int ls = 0; ls < options_.line_search_steps && !accepted(alpha, error); ++ls) {
+      for (int ls = 0; ls < options_.globalization.line_search_steps && !accepted(alpha, error); ++ls) {
         alpha *= 0.5;
         error = try_step(alpha);
         if (error < best_error) {
@@ -127,7 +127,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
         }
       }
       const bool ok = accepted(alpha, error);
-      if (ok && alpha == 1.0) {  // a full step: relax the shift back toward options_.proximal
+      if (ok && alpha == 1.0) {  // a full step: relax the shift back toward options_.globalization.proximal
         schedule.relax();
         break;
       }
@@ -139,7 +139,7 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
         continue;
       }
       // No shift left: take the trial of least error and restart the shift from
-      // options_.proximal. The fixed-point friction step is not a descent direction of any merit,
+      // options_.globalization.proximal. The fixed-point friction step is not a descent direction of any merit,
       // so insisting on a decrease stalls for good: with a capped shift, the 1000-contact heap
       // of bench/contact_solvers_bench stalled at error 2e-3 (shift at its cap, tiny steps); without
       // the restart, a lower cap (1e3) stalled the incline of the tests at 8e-6.

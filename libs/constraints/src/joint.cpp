@@ -11,8 +11,6 @@
 namespace sinew::constraints {
 namespace {
 
-bool finite(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
 std::string str(const Vec3& a) {
   return "(" + number_text(a[0]) + ", " + number_text(a[1]) + ", " + number_text(a[2]) + ")";
 }
@@ -63,7 +61,7 @@ void Joint::check(const model::MechanicalSystem& system) const {
       case JointSide::Kind::kWorld:
         break;
     }
-    require(finite(side->origin) && finite(side->axis) && finite(side->reference),
+    require(is_finite(side->origin) && is_finite(side->axis) && is_finite(side->reference),
             who + ": origin, axis and reference must be finite");
     const double na = norm(side->axis);
     require(na > 0, who + ": the axis must be nonzero, got " + str(side->axis));

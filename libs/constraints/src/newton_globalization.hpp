@@ -15,22 +15,24 @@
 namespace sinew::constraints::detail {
 
 /// Throws sinew::Error, naming @p who and the key, unless the options both Newton solvers share
-/// are in range: stop.max_iterations >= 1, stop.tolerance finite and >= 0, line_search_steps >= 0,
-/// proximal finite and >= 0, proximal_growth and proximal_range finite and >= 1.
+/// are in range: stop.max_iterations >= 1, stop.tolerance finite and >= 0, and globalization's
+/// line_search_steps >= 0, proximal finite and >= 0, proximal_growth and proximal_range finite and >= 1.
 template <class Options>
 void check_globalization(const std::string& who, const Options& o) {
   require(o.stop.max_iterations >= 1,
           who + ": stop.max_iterations must be >= 1, got " + std::to_string(o.stop.max_iterations));
   require(o.stop.tolerance >= 0.0 && std::isfinite(o.stop.tolerance),
           who + ": stop.tolerance must be finite and >= 0, got " + number_text(o.stop.tolerance));
-  require(o.line_search_steps >= 0,
-          who + ": line_search_steps must be >= 0, got " + std::to_string(o.line_search_steps));
-  require(o.proximal >= 0.0 && std::isfinite(o.proximal),
-          who + ": proximal must be finite and >= 0, got " + number_text(o.proximal));
-  require(o.proximal_growth >= 1.0 && std::isfinite(o.proximal_growth),
-          who + ": proximal_growth must be finite and >= 1, got " + number_text(o.proximal_growth));
-  require(o.proximal_range >= 1.0 && std::isfinite(o.proximal_range),
-          who + ": proximal_range must be finite and >= 1, got " + number_text(o.proximal_range));
+  require(o.globalization.line_search_steps >= 0, who + ": globalization.line_search_steps must be >= 0, got " +
+                                                      std::to_string(o.globalization.line_search_steps));
+  require(o.globalization.proximal >= 0.0 && std::isfinite(o.globalization.proximal),
+          who + ": globalization.proximal must be finite and >= 0, got " + number_text(o.globalization.proximal));
+  require(o.globalization.proximal_growth >= 1.0 && std::isfinite(o.globalization.proximal_growth),
+          who + ": globalization.proximal_growth must be finite and >= 1, got " +
+              number_text(o.globalization.proximal_growth));
+  require(o.globalization.proximal_range >= 1.0 && std::isfinite(o.globalization.proximal_range),
+          who + ": globalization.proximal_range must be finite and >= 1, got " +
+              number_text(o.globalization.proximal_range));
 }
 
 /// Throws sinew::Error, naming @p who and the block, when @p problem has a box-friction block: the
@@ -51,7 +53,10 @@ class ProximalSchedule {
   /// The schedule of checked options (check_globalization()).
   template <class Options>
   explicit ProximalSchedule(const Options& o)
-      : base_(o.proximal), growth_(o.proximal_growth), max_(o.proximal * o.proximal_range), lambda_(o.proximal) {}
+      : base_(o.globalization.proximal),
+        growth_(o.globalization.proximal_growth),
+        max_(o.globalization.proximal * o.globalization.proximal_range),
+        lambda_(o.globalization.proximal) {}
   /// The shift weight lambda e / (1 + e) at residual measure @p e: it vanishes with the residual.
   double shift(double e) const { return lambda_ * e / (1.0 + e); }
   /// True while one more growth stays within the range (never with proximal = 0 or growth = 1).

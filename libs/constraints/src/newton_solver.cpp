@@ -380,7 +380,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
     for (double v : recent) psi_ref = std::max(psi_ref, v);
     const auto search = [&](const Eigen::VectorXd& d, const Eigen::VectorXd& Wd, double slope) {
       double alpha = 1.0;
-      for (int ls = 0; ls <= options_.line_search_steps; ++ls, alpha *= 0.5) {
+      for (int ls = 0; ls <= options_.globalization.line_search_steps; ++ls, alpha *= 0.5) {
         r_try = r + alpha * d;
         u_try = u + alpha * Wd;
         const double psi_try = evaluate(p, rho, options_.function, u_try, r_try, phi_try, J_try);
@@ -419,7 +419,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       }
       if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step);
       Wdr = W * dr;
-      if (options_.line_search_steps == 0) break;
+      if (options_.globalization.line_search_steps == 0) break;
       // With the exact Jacobian, dr is a descent direction: grad psi . dr = -||phi||^2; the
       // shifted one stays close to it.
       best_alpha = 0.0;
@@ -432,9 +432,9 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       schedule.grow();
       if (armijo) break;  // accepted, damped: the larger shift applies from the next step
     }
-    if (options_.line_search_steps > 0 && armijo && best_alpha == 1.0) schedule.relax();
+    if (options_.globalization.line_search_steps > 0 && armijo && best_alpha == 1.0) schedule.relax();
 
-    if (options_.line_search_steps == 0) {  // the seed's undamped iteration
+    if (options_.globalization.line_search_steps == 0) {  // the seed's undamped iteration
       r += dr;
       u += Wdr;
     } else if (armijo) {

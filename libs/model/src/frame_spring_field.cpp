@@ -1,4 +1,5 @@
 #include "sinew/model/frame_spring_field.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
@@ -13,13 +14,6 @@ RigidState rigid_state(const SystemState& s, Index b) {
     return RigidState{identity3(), Vec3{{0, 0, 0}}, Vec3{{0, 0, 0}}, Vec3{{0, 0, 0}}};
   const BodyState& B = s.bodies[b];
   return RigidState{B.R, B.x, B.v, B.w};
-}
-
-Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
 }
 
 Eigen::Matrix<double, 12, 12> to_eigen(const Mat12& A) {

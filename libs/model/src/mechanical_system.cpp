@@ -1,4 +1,5 @@
 #include "sinew/model/mechanical_system.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,20 +12,11 @@
 namespace sinew::model {
 namespace {
 
-bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
 std::string vec_text(const Vec3& a) {
   std::ostringstream s;
   s.precision(17);
   s << "(" << a[0] << ", " << a[1] << ", " << a[2] << ")";
   return s.str();
-}
-
-Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
 }
 
 // Gravity as a conservative force field: m g on each particle, m g at each body's centre of
@@ -102,9 +94,9 @@ Index MechanicalSystem::add_particle(double mass, const Vec3& position, const st
     msg << "MechanicalSystem::add_particle: " << label << ": mass must be finite and > 0, got " << mass;
     throw Error(msg.str());
   }
-  require(finite3(position) && finite3(velocity), "MechanicalSystem::add_particle: " + label +
-                                                      ": position and velocity must be finite, got position " +
-                                                      vec_text(position) + " and velocity " + vec_text(velocity));
+  require(is_finite(position) && is_finite(velocity), "MechanicalSystem::add_particle: " + label +
+                                                          ": position and velocity must be finite, got position " +
+                                                          vec_text(position) + " and velocity " + vec_text(velocity));
   particles_.push_back(Particle{mass, position, velocity, name});
   particle_pos_.push_back(num_positions_);
   particle_vel_.push_back(num_velocities_);
@@ -131,7 +123,7 @@ Index MechanicalSystem::add_body(const SpatialInertia& inertia, const Vec3& posi
         << "got |q| = " << n << "; normalize it first";
     throw Error(msg.str());
   }
-  require(finite3(position) && finite3(velocity) && finite3(angular_velocity),
+  require(is_finite(position) && is_finite(velocity) && is_finite(angular_velocity),
           "MechanicalSystem::add_body: " + label + ": position and velocities must be finite, got position " +
               vec_text(position));
   bodies_.push_back(RigidBody{checked, position, orientation, velocity, angular_velocity, name});
@@ -144,7 +136,7 @@ Index MechanicalSystem::add_body(const SpatialInertia& inertia, const Vec3& posi
 }
 
 void MechanicalSystem::set_gravity(const Vec3& g) {
-  require(finite3(g), "MechanicalSystem::set_gravity: gravity must be finite, got " + vec_text(g));
+  require(is_finite(g), "MechanicalSystem::set_gravity: gravity must be finite, got " + vec_text(g));
   gravity_ = g;
 }
 
@@ -214,7 +206,7 @@ void MechanicalSystem::check_point(const PointRef& p, const std::string& what) c
     case PointRef::Kind::kWorld:
       break;
   }
-  require(finite3(p.local), what + ": point coordinates must be finite, got " + vec_text(p.local));
+  require(is_finite(p.local), what + ": point coordinates must be finite, got " + vec_text(p.local));
 }
 
 void MechanicalSystem::append_point_dofs(const PointRef& p, std::vector<Index>& dofs) const {

@@ -1,20 +1,11 @@
 #include "sinew/model/point_kinematics.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include <Eigen/Eigenvalues>
 
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::model {
-namespace {
-
-Eigen::Matrix3d to_eigen(const Mat3& A) {
-  Eigen::Matrix3d E;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) E(r, c) = A(r, c);
-  return E;
-}
-
-}  // namespace
 
 PointKinematics point_kinematics(const SystemState& s, const PointRef& p) {
   const Vec3 zero{{0, 0, 0}};

@@ -1,4 +1,5 @@
 #include "sinew/model/reduced_system.hpp"
+#include "sinew/core/eigen_interop.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -32,8 +33,6 @@ Eigen::Matrix3d skew(const Vec3& a) {
   S << 0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0;
   return S;
 }
-
-Eigen::Vector3d ev(const Vec3& a) { return Eigen::Vector3d(a[0], a[1], a[2]); }
 
 // d(master) -> d(attached) of one master: T (velocities), Y (d(T u)/dq at fixed u).
 struct LocalTerm {
@@ -314,14 +313,14 @@ void ReducedSystem::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
       // T's rows of a free component are the identity; they stay implicit (no block stored).
     } else if (role_[c] == kDriven && c < np) {
       const PointMotion m = particle_drives_[c](t);
-      e.u.segment<3>(o) = ev(m.v);
-      e.c.segment<3>(o) = ev(m.a);
+      e.u.segment<3>(o) = to_eigen(m.v);
+      e.c.segment<3>(o) = to_eigen(m.a);
     } else if (role_[c] == kDriven) {
       const BodyMotion m = body_drives_[c - np](t);
-      e.u.segment<3>(o) = ev(m.v);
-      e.u.segment<3>(o + 3) = ev(m.w);
-      e.c.segment<3>(o) = ev(m.a);
-      e.c.segment<3>(o + 3) = ev(m.alpha);
+      e.u.segment<3>(o) = to_eigen(m.v);
+      e.u.segment<3>(o + 3) = to_eigen(m.w);
+      e.c.segment<3>(o) = to_eigen(m.a);
+      e.c.segment<3>(o + 3) = to_eigen(m.alpha);
     }
   }
   system_.evaluate_state(t, e.q, e.u, e.s);
@@ -333,20 +332,20 @@ void ReducedSystem::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
     if (a.body) {
       const BodyState& P = e.s.bodies[a.parent];
       const Vec3 r = P.R * a.p;
-      LocalTerm term{a.masters[0], Eigen::MatrixXd::Identity(6, 6), Eigen::MatrixXd::Zero(6, 6), ev(r), 1.0};
-      term.T.block<3, 3>(0, 3) = -skew(r);              // v_child = v + w x r
-      term.Y.block<3, 3>(0, 3) = -skew(P.w) * skew(r);  // d(w x r)/dtheta = -[w][r]
-      bias.head<3>() = ev(cross(P.w, cross(P.w, r)));   // d/dt (w x r) at fixed twist
+      LocalTerm term{a.masters[0], Eigen::MatrixXd::Identity(6, 6), Eigen::MatrixXd::Zero(6, 6), to_eigen(r), 1.0};
+      term.T.block<3, 3>(0, 3) = -skew(r);                   // v_child = v + w x r
+      term.Y.block<3, 3>(0, 3) = -skew(P.w) * skew(r);       // d(w x r)/dtheta = -[w][r]
+      bias.head<3>() = to_eigen(cross(P.w, cross(P.w, r)));  // d/dt (w x r) at fixed twist
       terms.push_back(term);
     } else {
       for (const WeightedPoint& wp : a.point) {
         if (wp.point.kind == PointRef::Kind::kWorld) continue;
         const PointKinematics pk = point_kinematics(e.s, wp.point);
         const Index m = wp.point.kind == PointRef::Kind::kParticle ? wp.point.index : np + wp.point.index;
-        LocalTerm term{m, wp.weight * point_jacobian(pk), Eigen::MatrixXd::Zero(3, pk.ndof), ev(pk.r), wp.weight};
+        LocalTerm term{m, wp.weight * point_jacobian(pk), Eigen::MatrixXd::Zero(3, pk.ndof), to_eigen(pk.r), wp.weight};
         if (pk.ndof == 6) {
           term.Y.block<3, 3>(0, 3) = -wp.weight * skew(pk.w) * skew(pk.r);
-          bias += wp.weight * ev(cross(pk.w, cross(pk.w, pk.r)));
+          bias += wp.weight * to_eigen(cross(pk.w, cross(pk.w, pk.r)));
         }
         terms.push_back(term);
       }
@@ -503,7 +502,7 @@ void ReducedSystem::stiffness(double t, const Eigen::VectorXd& q, const Eigen::V
     const Index o = full[a.comp];
     if (a.body) {
       const Index om = full[a.masters[0]];
-      const Eigen::Vector3d fv = acc.segment<3>(o), r = ev(e.s.bodies[a.parent].R * a.p);
+      const Eigen::Vector3d fv = acc.segment<3>(o), r = to_eigen(e.s.bodies[a.parent].R * a.p);
       acc.segment<3>(om) += fv;
       acc.segment<3>(om + 3) += acc.segment<3>(o + 3) + r.cross(fv);
       geo.add_block(om + 3, om + 3, -skew(Vec3{{fv[0], fv[1], fv[2]}}) * skew(Vec3{{r[0], r[1], r[2]}}));

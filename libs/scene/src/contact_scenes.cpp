@@ -248,10 +248,10 @@ constraints::DelassusProblem export_contact_problem(ContactScene& scene, Backend
   const integrators::ContactStep* last = &newton;
   integrators::ContactStepReport report;
   for (int k = 0; k < scene.rich_contact_steps; ++k) {
-    report = newton.step(*scene.system, scene.constraints(), scene.state, scene.h);
+    report = newton.step(*scene.system, scene.constraints(), scene.state, scene.time_step);
     last = &newton;
     if (!report.ok()) {
-      report = pgs.step(*scene.system, scene.constraints(), scene.state, scene.h);
+      report = pgs.step(*scene.system, scene.constraints(), scene.state, scene.time_step);
       last = &pgs;
     }
     require(report.ok(),

@@ -20,7 +20,6 @@ Vec3 add_scaled(const Vec3& a, double s, const Vec3& b) {
   return Vec3{{a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]}};
 }
 Vec3 scaled(double s, const Vec3& a) { return Vec3{{s * a[0], s * a[1], s * a[2]}}; }
-bool finite(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
 
 Vec3 unit(const Vec3& a, const char* what) {
   const double n = norm(a);
@@ -57,7 +56,7 @@ void for_each_used_vertex(const RenderSpec& spec, F f) {
   for (const RenderMesh& m : spec.meshes)
     for (const auto& t : m.triangles)
       for (Index i : t)
-        if (finite(m.vertices[i])) f(m.vertices[i]);
+        if (is_finite(m.vertices[i])) f(m.vertices[i]);
 }
 
 View make_view(const RenderSpec& spec, int w, int h) {
@@ -88,7 +87,7 @@ View make_view(const RenderSpec& spec, int w, int h) {
   });
   const Vec3 centre = any ? scaled(0.5, Vec3{{lo[0] + hi[0], lo[1] + hi[1], lo[2] + hi[2]}}) : Vec3{{0, 0, 0}};
   const Vec3 target = cam.target.value_or(centre);
-  require(finite(target), "render_meshes: camera.target must be finite");
+  require(is_finite(target), "render_meshes: camera.target must be finite");
   double radius = 0.0;
   for_each_used_vertex(spec, [&](const Vec3& p) { radius = std::max(radius, norm(sub(p, target))); });
   if (!(radius > 0.0)) radius = 1.0;  // empty scene or a single point: any scale will do
@@ -192,7 +191,7 @@ class ShadowMap {
         bool ok = true;
         for (int i = 0; i < 3; ++i) {
           const Vec3& p = m.vertices[t[i]];
-          ok = ok && finite(p);
+          ok = ok && is_finite(p);
           sx[i] = (dot(p, right_) - u0_) / texel_;
           sy[i] = (dot(p, up_) - v0_) / texel_;
           h[i] = dot(p, toward_);
@@ -247,7 +246,7 @@ std::vector<ScreenTriangle> screen_triangles(const RenderSpec& spec, const View&
   for (const RenderMesh& mesh : spec.meshes)
     for (const auto& tri : mesh.triangles) {
       const Vec3 &a = mesh.vertices[tri[0]], &b = mesh.vertices[tri[1]], &c = mesh.vertices[tri[2]];
-      if (!finite(a) || !finite(b) || !finite(c)) continue;
+      if (!is_finite(a) || !is_finite(b) || !is_finite(c)) continue;
       Vec3 n = cross(sub(b, a), sub(c, a));
       const double n_len = norm(n);
       if (!(n_len > 0.0)) continue;  // repeated or collinear vertices

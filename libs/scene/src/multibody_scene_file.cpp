@@ -71,7 +71,7 @@ struct JointSpec {
 
 struct MultibodySpec {
   std::string name;
-  double h = 0.0;
+  double time_step = 0.0;
   Vec3 gravity;
   std::vector<RigidSpec> rigid;
   std::vector<DeformableSpec> deformable;
@@ -284,7 +284,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
   MultibodyScene out;
   ContactScene& s = out.scene;
   s.name = spec.name;
-  s.h = spec.h;
+  s.time_step = spec.time_step;
   s.system->set_gravity(spec.gravity);
   if (spec.has_contact) s.contact = std::make_unique<constraints::ContactConstraint>(spec.contact, spec.contact_name);
   for (const Obstacle& o : spec.obstacles) {
@@ -373,7 +373,7 @@ std::unique_ptr<Simulation> make_simulation(const MultibodySpec& spec, const std
 void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_dir, SceneFile& out) {
   auto spec = std::make_shared<MultibodySpec>();
   spec->name = out.name;
-  spec->h = root.real_above("time_step", std::nullopt, 0.0);
+  spec->time_step = root.real_above("time_step", std::nullopt, 0.0);
   spec->gravity = read_vec3(root, "gravity", Vec3{{0, 0, -kGravity}});
 
   std::map<std::string, int> rigid_names;
@@ -434,7 +434,7 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
   } catch (const Error& e) {
     root.fail("integrator", e.what());
   }
-  out.time_step = spec->h;
+  out.time_step = spec->time_step;
   out.make = [spec, file](Backend& backend) { return make_simulation(*spec, file, backend); };
 }
 

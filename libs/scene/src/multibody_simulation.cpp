@@ -246,10 +246,10 @@ StepOutcome MultibodySimulation::step() {
   bool fell_back = false;
   const integrators::ContactStep* used = contact_step_.get();
   if (contact_step_) {
-    cr = contact_step_->step(*s.system, constraints_, s.state, s.h);
+    cr = contact_step_->step(*s.system, constraints_, s.state, s.time_step);
     if (!cr.ok() && fallback_) {
       const std::string first = cr.message;
-      cr = fallback_->step(*s.system, constraints_, s.state, s.h);
+      cr = fallback_->step(*s.system, constraints_, s.state, s.time_step);
       used = fallback_.get();
       fell_back = true;
       if (!cr.ok()) cr.message = first + "; fallback: " + cr.message;
@@ -258,9 +258,10 @@ StepOutcome MultibodySimulation::step() {
     out.advanced = cr.ok();
     out.message = cr.ok() ? "" : cr.message;
     contact_force_.resize(0);
-    if (cr.ok() && cr.rows > 0) contact_force_ = (to_eigen(used->last_problem().H) * used->last_impulses()) / s.h;
+    if (cr.ok() && cr.rows > 0)
+      contact_force_ = (to_eigen(used->last_problem().H) * used->last_impulses()) / s.time_step;
   } else {
-    ir = integrator_->step(*s.system, s.state, s.h);
+    ir = integrator_->step(*s.system, s.state, s.time_step);
     free = &ir;
     out.advanced = ir.ok();
     out.message = ir.ok() ? "" : ir.message;

@@ -26,6 +26,16 @@ constraints::ConstraintSolverOptions read_stop(JsonObject& o, constraints::Const
   return s;
 }
 
+// The Newton solvers' GlobalizationOptions, read from keys of the solver's own object:
+// line_search_steps, proximal, proximal_growth, proximal_range.
+constraints::GlobalizationOptions read_globalization(JsonObject& o, constraints::GlobalizationOptions g) {
+  g.line_search_steps = static_cast<int>(o.integer("line_search_steps", g.line_search_steps, 0, 1000));
+  g.proximal = o.real("proximal", g.proximal, 0.0);
+  g.proximal_growth = o.real("proximal_growth", g.proximal_growth, 1.0);
+  g.proximal_range = o.real("proximal_range", g.proximal_range, 1.0);
+  return g;
+}
+
 constraints::NcpFunction read_ncp(JsonObject& o, constraints::NcpFunction f) {
   const std::string s = o.choice("function", {"fischer_burmeister", "min_map"},
                                  f == constraints::NcpFunction::kMinMap ? "min_map" : "fischer_burmeister");
@@ -49,14 +59,11 @@ SolverSpec read_solver(JsonObject o) {
       n.krylov.max_iterations = static_cast<int>(k->integer("max_iterations", n.krylov.max_iterations, 1, 1000000000));
       k->finish();
     }
-    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
+    n.globalization = read_globalization(o, n.globalization);
     const std::string lin = o.choice("linear", {"auto", "sparse_lu", "bicgstab"}, "auto");
     n.linear = lin == "auto"        ? constraints::NewtonLinearSolver::kAuto
                : lin == "sparse_lu" ? constraints::NewtonLinearSolver::kSparseLu
                                     : constraints::NewtonLinearSolver::kBiCgStab;
-    n.proximal = o.real("proximal", n.proximal, 0.0);
-    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
-    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
     n.merit_memory = static_cast<int>(o.integer("merit_memory", n.merit_memory, 0, 1000));
   } else if (s.type == "indicator_newton") {
     constraints::IndicatorNewtonOptions& n = s.indicator_newton;
@@ -64,10 +71,7 @@ SolverSpec read_solver(JsonObject o) {
     n.function = read_ncp(o, n.function);
     n.cr_iterations = static_cast<int>(o.integer("cr_iterations", n.cr_iterations, 1, 1000000));
     n.cr_tolerance = o.real("cr_tolerance", n.cr_tolerance, 0.0, 1.0);
-    n.line_search_steps = static_cast<int>(o.integer("line_search_steps", n.line_search_steps, 0, 1000));
-    n.proximal = o.real("proximal", n.proximal, 0.0);
-    n.proximal_growth = o.real("proximal_growth", n.proximal_growth, 1.0);
-    n.proximal_range = o.real("proximal_range", n.proximal_range, 1.0);
+    n.globalization = read_globalization(o, n.globalization);
   } else if (s.type == "sap") {
     constraints::SapOptions& p = s.sap;
     p.stop = read_stop(o, p.stop);

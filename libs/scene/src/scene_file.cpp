@@ -10,6 +10,7 @@
 #include "local_global_scene_file.hpp"
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
+#include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/scene/atomic_file.hpp"
 #include "sinew/scene/file_names.hpp"
@@ -81,7 +82,9 @@ void detail::parse_scene_with(std::string_view text, const std::string& name, Sc
                   kSafeFileNameRule);
   out.description = root.string("description", "");
   out.kind = root.choice("kind", {"local_global", "multibody"}, std::nullopt);
-  out.backend = root.choice("backend", {"serial", "tbb", "kokkos", "cuda"}, "");
+  // Any backend of the registry: the built-in names (also when not compiled in, so that the error
+  // comes from make_backend() with what it needs) and every plugin found, e.g. a user's own.
+  out.backend = root.choice("backend", builtin_backends().names(), "");
   out.steps = static_cast<long>(root.integer("steps", std::nullopt, 1, kMaxSteps));
   out.outputs = read_outputs(root);
   read_kind(root, out);

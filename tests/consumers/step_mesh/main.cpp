@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "sinew/core/eigen_interop.hpp"
 #include "sinew/integrators/make_integrator.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/material.hpp"
@@ -41,7 +42,7 @@ int main() {
                                                            sinew::ElasticParameters{1e3, 0.3});
   for (std::array<Index, 4> t : tets) {
     // Elements must be positively oriented: swap two nodes where the volume is negative.
-    const auto x = [&](Index i) { return Eigen::Map<const Eigen::Vector3d>(system.particle(i).position.v); };
+    const auto x = [&](Index i) { return sinew::to_eigen(system.particle(i).position); };
     Eigen::Matrix3d D;
     D << x(t[1]) - x(t[0]), x(t[2]) - x(t[0]), x(t[3]) - x(t[0]);
     if (D.determinant() < 0) std::swap(t[2], t[3]);

@@ -22,7 +22,7 @@ struct CompliantRow {
   double damping = 0.0;     ///< d >= 0, damping ratio (time) of lambda = -(phi + d phidot)/c
   double phi = 0.0;         ///< constraint value at the start of the step
   double phidot = 0.0;      ///< J v at the start of the step
-  double h = 0.0;           ///< step size, > 0
+  double time_step = 0.0;   ///< h, the step size (s), > 0
   double alpha = 1.0;       ///< implicit velocity factor (1: implicit Euler, the seed's stable choice)
   double beta = 1.0;        ///< implicit position factor (1: implicit Euler)
 };

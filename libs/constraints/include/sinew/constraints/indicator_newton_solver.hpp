@@ -44,6 +44,7 @@
 #include <memory>
 
 #include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/constraints/globalization_options.hpp"
 #include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/krylov.hpp"
@@ -63,20 +64,11 @@ struct IndicatorNewtonOptions {
   /// Relative CR residual that ends a step's CR early; 0 (default) = always cr_iterations, the
   /// seed's fixed count, because an early exit was measured no faster.
   double cr_tolerance = 0.0;
-  /// Step halvings of the backtracking search on the natural-map error (sufficient decrease
-  /// 1e-4 alpha); 0 = the seed's undamped step (then the proximal shift below is not adapted).
-  /// 5, because more halvings did not reduce the steps on the test problems.
-  int line_search_steps = 5;
-  /// Initial and smallest proximal factor c (the shift c err / (1 + err) rho on the coupled rows'
-  /// E); 1, because it took the fewest steps on the test problems and 0 (line search only) failed
-  /// on two of them.
-  double proximal = 1.0;
-  /// Factor by which c grows after a damped or failed step and shrinks after a full one.
-  double proximal_growth = 10.0;
-  /// Largest c relative to proximal; when reached and no trial decreases the error, the trial of
-  /// least error is taken and c restarts at proximal. 1e6, because smaller caps left the incline
-  /// box unconverged.
-  double proximal_range = 1e6;
+  /// The search is on the natural-map error, the shift on the coupled rows' E (the matrix stays
+  /// symmetric). 5 halvings, because more did not reduce the steps on the test problems; c = 1,
+  /// because it took the fewest steps there and 0 (line search only) failed on two of them;
+  /// growth 10 up to 1e6, because smaller caps left the incline box unconverged.
+  GlobalizationOptions globalization{5, 1.0, 10.0, 1e6};
 };
 
 /// The seed's non-smooth Newton with diagonal indicators and conjugate residual (file comment):

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "sinew/constraints/constraint_solver.hpp"
+#include "sinew/constraints/globalization_options.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/krylov.hpp"
 
@@ -43,24 +44,12 @@ struct NewtonOptions {
   /// Stopping rule of the BiCGSTAB inner solve (matrix-free steps only); 1e-10 keeps the inexact Newton
   /// step accurate enough for quadratic convergence down to the outer tolerance.
   KrylovOptions krylov{1e-10, 500, false};
-  /// Backtracking halvings on the merit 1/2 ||phi||^2 (Armijo, sigma = 1e-4); 0 = full steps
-  /// (the seed's undamped iteration).
-  int line_search_steps = 20;
   NewtonLinearSolver linear = NewtonLinearSolver::kAuto;  ///< how each step's system is solved
-  /// Proximal shift c: each step solves (Omega W + E + c ||phi|| / (1 + ||phi||) diag(rho)) dr = -phi.
-  /// It vanishes with phi, so the local rate stays quadratic, and it regularizes the steps where
-  /// the exact matrix is (nearly) singular: dependent rows of a rank-deficient W among sticking
-  /// contacts, which otherwise give huge steps that the line search cuts to nothing. 0.01, because
-  /// it cuts the steps on rank-deficient heaps and leaves the others' counts unchanged; 0 = the
-  /// exact Newton matrix.
-  double proximal = 0.01;
-  /// Levenberg-Marquardt adaptation of the factor c above: multiplied by this after a damped step
-  /// (and the step re-solved at once when no trial meets Armijo), divided by it, down to
-  /// proximal, after each full step. The condensed chain over a box (W dense and singular) needs
-  /// it: with a fixed factor and a monotone search both NCP functions stall above the tolerance
-  /// there. 1 = the fixed factor; proximal = 0 keeps the exact matrix.
-  double proximal_growth = 10.0;
-  double proximal_range = 1e10;  ///< largest factor of that growth, relative to proximal
+  /// Armijo on the merit 1/2 ||phi||^2, shift c ||phi|| / (1 + ||phi||) diag(rho). 20 halvings;
+  /// c = 0.01, because it cuts the steps on rank-deficient heaps and leaves the others' counts
+  /// unchanged; growth 10 up to 1e10, which the condensed chain over a box (W dense and singular)
+  /// needs: with a fixed factor both NCP functions stall above the tolerance there.
+  GlobalizationOptions globalization{20, 0.01, 10.0, 1e10};
   /// Non-monotone line search: Armijo is measured from the largest merit of the last this many
   /// iterates (and the current one), which lets min-map steps cross the kinks of its merit (with
   /// 0, monotone, min-map stalls on the chain over a box).

@@ -29,6 +29,9 @@ struct Mat3 {
   SINEW_HD const double& operator()(int r, int c) const { return m[3 * r + c]; }
 };
 
+/// Whether every component of @p a is finite (for input checks in host code).
+inline bool is_finite(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
+
 /// The 3x3 identity.
 SINEW_HD Mat3 identity3() { return Mat3{{1, 0, 0, 0, 1, 0, 0, 0, 1}}; }
 

@@ -46,7 +46,7 @@
 /// (and W: 9 nc^2 entries) is dense among the contact vertices of one connected mesh, while Y has
 /// only a path's length per vertex (~180 entries at the 71 x 71 cloth: 5e5 against W's 6.9e7 at
 /// 2769 contacts).
-///   - operator (local_global_contact_operator.cpp; kAuto's choice when 2 (3 nnz(Y) + nnz(G)) <
+///   - operator (local_global/contact_operator.cpp; kAuto's choice when 2 (3 nnz(Y) + nnz(G)) <
 ///     nnz(W), i.e. from about ten contacts on one mesh): Y, Z, G and G^T are gathered on the
 ///     host and uploaded; each product with W is X = G^T r, T = Z X, X = Y T (two spmv3, the xyz
 ///     columns at once), y = G X, all backend kernels in a fixed order (the same bits on serial, tbb
@@ -55,7 +55,7 @@
 ///     never formed, which makes the contact-rich scenes an order of magnitude faster than with
 ///     the stored W (table3_bench timings in docs/benchmarks.md).
 ///   - explicit (small contact counts, and the reference the tests compare with): C is built one
-///     of two ways (LocalGlobalContactOptions::schur, local_global_delassus.cpp):
+///     of two ways (LocalGlobalContactOptions::schur, local_global/delassus.cpp):
 ///       - dense (host backends; kAuto's choice from 16 vertices when C is at least 25% dense):
 ///         Z split by rows of S'; the rows that at least a quarter of the columns share (the top
 ///         separators) form a dense panel and C = Zd^T Zd is an Eigen GEMM in fixed 128 x 128

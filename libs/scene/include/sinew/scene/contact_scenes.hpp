@@ -40,8 +40,8 @@ struct ContactScene {
   std::vector<std::unique_ptr<constraints::Constraint>> joints;  ///< bilateral constraints (the chain's ball joints)
   std::vector<DeformableBody> deformables;                       ///< FEM bodies added by the builder, in order
   integrators::State state;                                      ///< current state (set by init())
-  double h = 1e-3;                                               ///< step size the scene is meant for
-  int rich_contact_steps = 0;  ///< steps of size h after which the scene is in rich contact
+  double time_step = 1e-3;                                       ///< h, the step size (s) the scene is meant for
+  int rich_contact_steps = 0;  ///< steps of time_step after which the scene is in rich contact
 
   /// Sets the state from the system's initial positions and velocities (after adding components).
   void init();

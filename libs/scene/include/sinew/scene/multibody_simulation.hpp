@@ -86,7 +86,7 @@ class MultibodySimulation final : public Simulation {
   ~MultibodySimulation() override;
 
   std::string name() const override { return scene_.scene.name; }
-  double time_step() const override { return scene_.scene.h; }
+  double time_step() const override { return scene_.scene.time_step; }
   long steps() const override { return steps_; }
   double time() const override { return scene_.scene.state.t; }
   SimulationSize size() const override;

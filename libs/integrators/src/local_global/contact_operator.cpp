@@ -4,7 +4,7 @@
 // counting (columns ascending per row), and all four are uploaded; each product of an apply is a
 // row-wise backend kernel, so the result does not depend on the thread count. On a host backend
 // the uploads are copies in host memory; on CUDA they are the step's only transfers besides H's.
-#include "local_global_contact_operator.hpp"
+#include "contact_operator.hpp"
 
 #include <algorithm>
 #include <limits>

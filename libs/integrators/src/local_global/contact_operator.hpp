@@ -1,13 +1,13 @@
 // The Delassus operator of LocalGlobalIntegrator's constrained global step applied through its
 // sparse factors (private): W r = G (C (x) I_3) G^T r with C = Y Z, Y = P S'^T, Z = S' P^T, instead
-// of the stored W of local_global_delassus.hpp. local_global_contact.hpp ("Where the work runs")
+// of the stored W of delassus.hpp. local_global_contact.hpp ("Where the work runs")
 // states when each form is used.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-#include "local_global_delassus.hpp"
+#include "delassus.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/linalg/csr_matrix.hpp"

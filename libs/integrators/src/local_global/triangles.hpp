@@ -2,7 +2,7 @@
 // data, their share of the lumped masses and of A = M + h^2 sum W_i G_i^T G_i (eq. (6)), the
 // constant map G_tri: q -> F (3x2 per triangle, F = Ds Dm^-1 in the rest triangle's own 2-D
 // frame, materials' triangle.hpp) on the backend, and per L-G iteration the local pass
-// (local_global_triangle_kernels.hpp), its h^2 G_tri^T p_w share of b and its energy sum.
+// (triangle_kernels.hpp), its h^2 G_tri^T p_w share of b and its energy sum.
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "local_global_kernels.hpp"
+#include "kernels.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/integrators/local_global.hpp"

@@ -1,5 +1,5 @@
-// The private state of LocalGlobalIntegrator (its pimpl), shared by local_global.cpp (setup and
-// step) and local_global_checkpoint.cpp (save / restore).
+// The private state of LocalGlobalIntegrator (its pimpl), shared by setup.cpp (construction),
+// local_global.cpp (the step) and checkpoint.cpp (save / restore).
 #pragma once
 
 #include <Eigen/Core>
@@ -7,14 +7,13 @@
 #include <memory>
 #include <vector>
 
-#include "local_global_contact_solver.hpp"
-#include "local_global_kernels.hpp"
-#include "local_global_triangles.hpp"
+#include "contact_solver.hpp"
+#include "global_step.hpp"
+#include "kernels.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
 #include "sinew/integrators/local_global.hpp"
-#include "sinew/linalg/cholmod_solver.hpp"
-#include "sinew/linalg/sparse_inverse.hpp"
+#include "triangles.hpp"
 
 namespace sinew::integrators {
 
@@ -34,16 +33,8 @@ struct LocalGlobalIntegrator::Impl {
   std::vector<double> pin_t3_host;        // (3n) target coordinates of pinned vertices, 0 elsewhere
   bool targets_dirty = true;              // pin_t3_host not yet uploaded
   CsrMatrix As;                           // (n x n) scalar system matrix, A = A_s (x) I_3
-  double jacobi_omega = 1.0;
   long steps = 0;
-
-  std::unique_ptr<SparseInverse> inverse;             // kSparseInverse
-  std::unique_ptr<SparseInverseOperator> inverse_op;  // kSparseInverse
-  std::unique_ptr<CholmodSolver> cholmod;             // kCholmod
-  std::vector<double> b_host, x_host;                 // (3n) kCholmod transfers
-  Eigen::MatrixXd rhs_host;                           // (n x 3) kCholmod right-hand side
-  DeviceCsr As_dev;                                   // kJacobi
-  DeviceArray<double> jacobi_scale;                   // (3n) omega / a_ii, kJacobi
+  std::unique_ptr<detail::GlobalStep> global;  // q = A^-1 b (global_step.hpp)
 
   DeviceCsr G;                          // (3 n_tets x n) rows (e, j): dF_ij/dx_{v,i} = c_e[a][j] at column v
   DeviceArray<double> volumes;          // (n_tets) rest volumes
@@ -51,19 +42,22 @@ struct LocalGlobalIntegrator::Impl {
   DeviceArray<double> x, v, x_prev;     // (3n) positions, velocities, positions at the step start
   DeviceArray<double> y;                // (3n) q~ = x_n + h v_n + h^2 g
   DeviceArray<double> c;                // (3n) constant part of b: M q~ + h^2 sum w t
-  DeviceArray<double> b, r, tmp, tmp2;  // (3n) right-hand side and scratch
+  DeviceArray<double> b, tmp, tmp2;     // (3n) right-hand side and scratch
   DeviceArray<double> mass3, gravity3;  // (3n) m_v and g per coordinate
   DeviceArray<double> pin_w3, pin_t3;   // (3n) pin weight and target per coordinate (0 if free)
   DeviceArray<double> F_t, p_w, u;      // (9 n_tets) F^T, weighted projections, ADMM dual (NH only)
   DeviceArray<double> energy, ones;     // (n_tets) element energies, ones for their sum
-  detail::TriangleElements tris;        // membranes (local_global_triangles.hpp); empty without
+  detail::TriangleElements tris;        // membranes (triangles.hpp); empty without
   std::unique_ptr<detail::LocalGlobalContactSolver> contact;  // null without obstacles
   std::vector<Obstacle> no_obstacles;                         // what obstacles() returns then
   TetSurfaces no_surfaces;                                    // what contact_surfaces() returns then
 
+  /// Uploads the description's state and G (3 n_tets x n), the tets' rest volumes and weights
+  /// and the pins' per-coordinate weights; allocates every array a step uses.
+  void allocate(const LocalGlobalDescription& d, const CsrMatrix& G_host, const std::vector<double>& tet_volumes,
+                const std::vector<double>& tet_weights, const std::vector<double>& pin_w3_host);
   void local_pass(int mode);
   double incremental_potential();
-  void global_solve();
 };
 
 }  // namespace sinew::integrators

@@ -1,6 +1,6 @@
 // The per-triangle (membrane, cloth) local step of LocalGlobalIntegrator (seed eq. (5) on the
 // 3x2 deformation gradient F = Ds Dm^-1 of materials' triangle.hpp), written once as SINEW_HD
-// functions and looped by sinew::for_each_index on every backend (local_global_cuda.cu compiles
+// functions and looped by sinew::for_each_index on every backend (kernels.cu compiles
 // the CUDA launch). Private to the integrators library.
 //
 // Energies (V = A t, rest area times thickness; sigma0, sigma1 >= 0 the singular values of F):
@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "local_global_kernels.hpp"
+#include "kernels.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/core/for_each_index.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
@@ -262,7 +262,7 @@ struct TriangleLocalStepKernel {
 
 #if SINEW_CUDA_KERNELS
 namespace sinew {
-/// local_global_cuda.cu compiles the launch of the triangle local step.
+/// kernels.cu compiles the launch of the triangle local step.
 template <>
 struct CudaLaunchCompiled<integrators::detail::TriangleLocalStepKernel> : std::true_type {};
 }  // namespace sinew

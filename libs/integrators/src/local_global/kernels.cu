@@ -1,9 +1,9 @@
-// The CUDA launches of LocalGlobalIntegrator's local steps (local_global_kernels.hpp,
-// local_global_triangle_kernels.hpp): the same inline SINEW_HD functions as the host backends,
+// The CUDA launches of LocalGlobalIntegrator's local steps (kernels.hpp,
+// triangle_kernels.hpp): the same inline SINEW_HD functions as the host backends,
 // on the backend's device and stream.
-#include "local_global_kernels.hpp"
-#include "local_global_triangle_kernels.hpp"
+#include "kernels.hpp"
 #include "sinew/backends/cuda_launch.cuh"
+#include "triangle_kernels.hpp"
 
 namespace sinew {
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <utility>
 
-#include "local_global_checkpoint_io.hpp"
-#include "local_global_impl.hpp"
+#include "checkpoint_io.hpp"
+#include "impl.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew::integrators {

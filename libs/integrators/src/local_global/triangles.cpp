@@ -1,17 +1,17 @@
 // LocalGlobalIntegrator's triangle (membrane) elements: setup of G_tri and the weights, the
-// local pass on the backend (local_global_triangle_kernels.hpp) and the triangles' share of the
+// local pass on the backend (triangle_kernels.hpp) and the triangles' share of the
 // right-hand side and of the incremental potential.
-#include "local_global_triangles.hpp"
+#include "triangles.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 
-#include "local_global_triangle_kernels.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/model/lumped_mass.hpp"
+#include "triangle_kernels.hpp"
 
 namespace sinew::integrators::detail {
 

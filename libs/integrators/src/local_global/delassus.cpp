@@ -18,7 +18,7 @@
 // z_k z_k^T row by row of C. Each tile and each row of C is computed by one task in a fixed
 // order, so C has the same bits on every host backend and thread count; the upper triangle is
 // mirrored, so C is exactly symmetric.
-#include "local_global_delassus.hpp"
+#include "delassus.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>

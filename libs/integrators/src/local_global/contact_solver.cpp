@@ -1,7 +1,7 @@
 // LocalGlobalContactSolver: collision (obstacles, and vertex-triangle contact between bodies), H, d, W
-// (local_global_delassus.cpp), and the per-iteration indicator-Newton step
+// (delassus.cpp), and the per-iteration indicator-Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
-#include "local_global_contact_solver.hpp"
+#include "contact_solver.hpp"
 #include "sinew/core/number_text.hpp"
 
 #include <Eigen/SparseCore>
@@ -14,6 +14,7 @@
 #include "sinew/collision/contact_frame.hpp"
 #include "sinew/collision/point_shape.hpp"
 #include "sinew/collision/vec3_ops.hpp"
+#include "sinew/constraints/contact_warm_start.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
@@ -27,14 +28,12 @@ namespace {
 // edge-edge contacts (EdgeEdgeDetector): a flatter edge meets the other body through its faces.
 constexpr double kSharpEdgeAngle = 10.0 * 3.14159265358979323846 / 180.0;
 
-bool finite3(const Vec3& a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
-
 }  // namespace
 
 namespace detail {
 
 void validate_obstacle_placement(const Pose& pose, const Motion& motion, const std::string& name) {
-  bool finite = finite3(pose.translation);
+  bool finite = is_finite(pose.translation);
   for (double v : pose.rotation.m) finite = finite && std::isfinite(v);
   require(finite, name + ".pose must be finite");
   const Mat3& R = pose.rotation;
@@ -47,7 +46,7 @@ void validate_obstacle_placement(const Pose& pose, const Motion& motion, const s
     }
   require(worst < 1e-9 && determinant(R) > 0.0,
           name + ".pose.rotation must be a rotation (orthonormal, det +1); |R^T R - I| = " + number_text(worst, 6));
-  require(finite3(motion.linear) && finite3(motion.angular), name + ".motion must be finite");
+  require(is_finite(motion.linear) && is_finite(motion.angular), name + ".motion must be finite");
 }
 
 void validate_contact(const LocalGlobalDescription& d, Index n, const std::string& who) {
@@ -192,38 +191,46 @@ void LocalGlobalContactSolver::set_obstacle(std::size_t k, const Pose& pose, con
   obstacles_[k].motion = motion;
 }
 
+// Algorithm 4's once-per-step part, in stages: collision, cables, H and its blocks, warm start,
+// then W.
 std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t, const DeviceArray<double>& q_tilde,
                                                  LocalGlobalReport& report) {
   const double t0 = now_seconds();
-  // Collision once per step on the host, at q_t: the constraints are linearized there, because
-  // v = (q - q_t)/h and the gap's first-order change n.(x - x_t) are measured from q_t. A pair
-  // is kept when it is within the margin at q_t OR at the prediction q~ (inertia and gravity),
-  // so that vertices arriving within the step are constrained from its start.
   be_->download(q_t, x_host_.data(), x_host_.size());
   be_->download(q_tilde, y_host_.data(), y_host_.size());
-  contacts_.clear();
-  std::vector<double>& e_host = e_host_;  // (3c + a) d/h - H v_obs, then the cables' terms
-  e_host.clear();
-  // Contact between bodies: each boundary contact vertex against the nearest boundary triangle
-  // of every other body (vertex_triangle_contacts.hpp), kept on the same margin rule as the
-  // obstacles' pairs; the broad phase covers each primitive's sweep from q_t to q~.
-  found_.clear();
-  if (bodies_.active) {
-    for (std::size_t v = 0; v < xs_.size(); ++v)
-      for (int i = 0; i < 3; ++i) {
-        xs_[v][i] = x_host_[3 * v + i];
-        ys_[v][i] = y_host_[3 * v + i];
-      }
-    detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
-    // Edge-edge contacts (sharp edges crossing), in the contacts' key order (a0, edge b, a1).
-    edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_);
-    const auto& edges = edge_detector_.edges();
-    std::sort(found_edges_.begin(), found_edges_.end(), [&](const EdgeEdgeContact& a, const EdgeEdgeContact& b) {
-      const auto& ea = edges[a.edge_a];
-      const auto& eb = edges[b.edge_a];
-      return ea[0] != eb[0] ? ea[0] < eb[0] : a.edge_b != b.edge_b ? a.edge_b < b.edge_b : ea[1] < eb[1];
-    });
+  detect_contacts();
+  report.contacts = contacts_.size();
+  gather_cables(report);
+  rows_ = 3 * contacts_.size() + active_.size();
+  e_host_.resize(rows_);
+  relinearize_cables(y_host_);  // the first L-G iteration's length is measured at q^0 = q~
+  if (rows_ == 0) {
+    report.collision_seconds += now_seconds() - t0;
+    return 0;
   }
+  assemble_rows();
+  H_ = to_device(*be_, H_host_);
+  e_ = be_->upload(e_host_);
+  if (r_.size() != rows_)
+    for (auto* a : {&q_loc_, &r_, &u_}) *a = be_->allocate<double>(rows_);
+  warm_start();
+  const double t1 = now_seconds();
+  report.collision_seconds += t1 - t0;
+  build_delassus();
+  report.schur_seconds += now_seconds() - t1;
+  return contacts_.size() + active_.size();
+}
+
+// Collision once per step on the host, at q_t: the constraints are linearized there, because
+// v = (q - q_t)/h and the gap's first-order change n.(x - x_t) are measured from q_t. A pair
+// is kept when it is within the margin at q_t OR at the prediction q~ (inertia and gravity),
+// so that vertices arriving within the step are constrained from its start. Fills contacts_ in
+// key order and e_host_ with their rows' constant terms d/h - H v_obs.
+void LocalGlobalContactSolver::detect_contacts() {
+  contacts_.clear();
+  std::vector<double>& e_host = e_host_;
+  e_host.clear();
+  detect_body_contacts();
   const int n_obstacles = static_cast<int>(obstacles_.size());
   const int n_triangle_keys = n_obstacles + static_cast<int>(bodies_.surfaces.triangles.size());
   std::size_t next_found = 0;  // found_ is sorted by (vertex, triangle) and its vertices are candidates
@@ -279,11 +286,35 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
       e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
   }
-  const std::size_t nc = contacts_.size();
-  report.contacts = nc;
-  // Cables (local_global_cable.hpp): one bilateral row per pulled cable, dL/dq at q_t; its
-  // constant term e (u = H (q - q_t) / h + e = 0 puts the linearized length on its target) is set
-  // by relinearize_cables() at q^0 = q~ here and at each later L-G iterate.
+}
+
+// Contact between bodies: each boundary contact vertex against the nearest boundary triangle of
+// every other body (vertex_triangle_contacts.hpp), and sharp edges crossing (edge-edge), kept on
+// the same margin rule as the obstacles' pairs; the broad phase covers each primitive's sweep
+// from q_t to q~.
+void LocalGlobalContactSolver::detect_body_contacts() {
+  found_.clear();
+  if (!bodies_.active) return;
+  for (std::size_t v = 0; v < xs_.size(); ++v)
+    for (int i = 0; i < 3; ++i) {
+      xs_[v][i] = x_host_[3 * v + i];
+      ys_[v][i] = y_host_[3 * v + i];
+    }
+  detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
+  // Edge-edge contacts in the contacts' key order (a0, edge b, a1).
+  edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_);
+  const auto& edges = edge_detector_.edges();
+  std::sort(found_edges_.begin(), found_edges_.end(), [&](const EdgeEdgeContact& a, const EdgeEdgeContact& b) {
+    const auto& ea = edges[a.edge_a];
+    const auto& eb = edges[b.edge_a];
+    return ea[0] != eb[0] ? ea[0] < eb[0] : a.edge_b != b.edge_b ? a.edge_b < b.edge_b : ea[1] < eb[1];
+  });
+}
+
+// Cables (local_global_cable.hpp): one bilateral row per pulled cable, dL/dq at q_t; its
+// constant term e (u = H (q - q_t) / h + e = 0 puts the linearized length on its target) is set
+// by relinearize_cables() at q^0 = q~ and at each later L-G iterate.
+void LocalGlobalContactSolver::gather_cables(LocalGlobalReport& report) {
   active_.clear();
   cable_rows_.clear();
   report.cable_impulses.assign(cables_.size(), 0.0);
@@ -297,26 +328,22 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
     active_.push_back(c);
     cable_rows_.push_back(std::move(row));
   }
-  const std::size_t na = active_.size();
-  rows_ = 3 * nc + na;
-  e_host.resize(rows_);
-  relinearize_cables(y_host_);  // the first L-G iteration's length is measured at q^0 = q~
-  if (rows_ == 0) {
-    report.collision_seconds += now_seconds() - t0;
-    return 0;
-  }
-  // H (3c + a x 3n): row (j, i) is frame vector i of contact j on its vertex's xyz; then the
-  // cables' gradient rows.
+}
+
+// H (3c + a x 3n) on the host: row (j, i) is frame vector i of contact j on its vertex's xyz
+// (and -bary_k times it on a triangle's: four-vertex rows); then the cables' gradient rows.
+// blocks_ gets each contact's circular cone with its friction and each cable's bilateral row.
+void LocalGlobalContactSolver::assemble_rows() {
+  const int n_obstacles = static_cast<int>(obstacles_.size());
   CsrMatrix& H = H_host_;
   H = CsrMatrix{};
   H.rows = static_cast<Index>(rows_);
   H.cols = 3 * n_;
   H.row_ptr.assign(1, 0);
-  blocks_.assign(nc, constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
-  for (std::size_t j = 0; j < nc; ++j) {
+  blocks_.assign(contacts_.size(), constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
+  for (std::size_t j = 0; j < contacts_.size(); ++j) {
     const Contact& c = contacts_[j];
     blocks_[j].mu = c.obstacle < n_obstacles ? obstacles_[c.obstacle].friction : body_friction_;
-    // Row (j, i): f_i on the vertex's xyz, -bary_k f_i on the triangle's (H's four-vertex rows).
     Index verts[kMaxContactVertices];
     double weights[kMaxContactVertices];
     const int count = contact_entries(c, verts, weights);
@@ -338,43 +365,36 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
       }
     H.row_ptr.push_back(static_cast<Index>(H.col_idx.size()));
   }
-  H_ = to_device(*be_, H);
-  e_ = be_->upload(e_host);
-  if (r_.size() != rows_)
-    for (auto* a : {&q_loc_, &r_, &u_}) *a = be_->allocate<double>(rows_);
-  // Warm start: the previous step's impulse of the same (vertex, obstacle), re-expressed in the
-  // new frame through world coordinates; both lists are sorted by (vertex, obstacle).
+}
+
+// The contact's identity across steps: (vertex, obstacle key, and for an edge-edge contact a's
+// second vertex), the order contacts_ is sorted in.
+constraints::KeyedContactFrame LocalGlobalContactSolver::keyed(const Contact& c) const {
+  return constraints::KeyedContactFrame{
+      {c.vertex, static_cast<Index>(c.obstacle), is_edge_contact(c) ? c.tri[0] : Index{-1}},
+      {c.frame[0], c.frame[1], c.frame[2]}};
+}
+
+// r on the backend: the previous step's impulses of the contacts found again
+// (constraints::carry_contact_impulses) and of the cables still pulled; 0 without warm start.
+void LocalGlobalContactSolver::warm_start() {
+  const std::size_t nc = contacts_.size();
   std::vector<double> r0(rows_, 0.0);
-  for (std::size_t i = 0; i < na; ++i)
-    if (options_.warm_start) r0[3 * nc + i] = cable_r_prev_[active_[i]];
   if (options_.warm_start) {
-    // Key order (vertex, obstacle, and a's second vertex for an edge-edge contact).
-    auto key_less = [this](const Contact& a, const Contact& b) {
-      if (a.vertex != b.vertex) return a.vertex < b.vertex;
-      if (a.obstacle != b.obstacle) return a.obstacle < b.obstacle;
-      return is_edge_contact(a) && a.tri[0] < b.tri[0];
-    };
-    std::size_t p = 0;
-    for (std::size_t j = 0; j < nc; ++j) {
-      const Contact& c = contacts_[j];
-      while (p < contacts_prev_.size() && key_less(contacts_prev_[p], c)) ++p;
-      if (p == contacts_prev_.size() || key_less(c, contacts_prev_[p])) continue;
-      Vec3 world{{0, 0, 0}};
-      for (int i = 0; i < 3; ++i) world = v3::madd(world, r_prev_[3 * p + i], contacts_prev_[p].frame[i]);
-      for (int i = 0; i < 3; ++i) r0[3 * j + i] = dot(c.frame[i], world);
-    }
+    std::vector<constraints::KeyedContactFrame> prev, next;
+    prev.reserve(contacts_prev_.size());
+    next.reserve(nc);
+    for (const Contact& c : contacts_prev_) prev.push_back(keyed(c));
+    for (const Contact& c : contacts_) next.push_back(keyed(c));
+    constraints::carry_contact_impulses(prev, r_prev_, next, r0.data());
+    for (std::size_t i = 0; i < active_.size(); ++i) r0[3 * nc + i] = cable_r_prev_[active_[i]];
   }
   be_->upload(r0.data(), r0.size(), r_);
-  const double t1 = now_seconds();
-  report.collision_seconds += t1 - t0;
-  build_delassus();
-  report.schur_seconds += now_seconds() - t1;
-  return nc + na;
 }
 
 // W = H A^-1 H^T with A^-1 = (S'^T S') (x) I_3 through the rows' vertices' columns of S': as an
-// operator (local_global_contact_operator.cpp: W r = G (Y (Z (G^T r)))) or stored, from the
-// scalar C = P S'^T S' P^T (local_global_delassus.cpp: sparse or dense C, then the 3x3 frame
+// operator (contact_operator.cpp: W r = G (Y (Z (G^T r)))) or stored, from the
+// scalar C = P S'^T S' P^T (delassus.cpp: sparse or dense C, then the 3x3 frame
 // expansion); use_operator() picks. With no cable, C and W are what they were without.
 void LocalGlobalContactSolver::build_delassus() {
   const std::size_t nc = contacts_.size(), na = active_.size();

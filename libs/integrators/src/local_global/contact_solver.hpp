@@ -1,6 +1,6 @@
 // The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles, and
 // vertex-triangle and edge-edge contact between bodies), H, d, the Delassus
-// operator W = H S'^T S' H^T (local_global_delassus.hpp), and per L-G iteration the indicator-Newton step on
+// operator W = H S'^T S' H^T (delassus.hpp), and per L-G iteration the indicator-Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
 #pragma once
@@ -11,11 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "local_global_contact_operator.hpp"
-#include "local_global_delassus.hpp"
+#include "contact_operator.hpp"
+#include "delassus.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
+#include "sinew/constraints/contact_warm_start.hpp"
 #include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/core/backend.hpp"
 #include "sinew/core/device_sparse.hpp"
@@ -107,6 +108,12 @@ class LocalGlobalContactSolver {
   void restore(State&& state);
 
  private:
+  void detect_contacts();
+  void detect_body_contacts();
+  void gather_cables(LocalGlobalReport& report);
+  void assemble_rows();
+  void warm_start();
+  constraints::KeyedContactFrame keyed(const Contact& c) const;
   void build_delassus();
   bool use_operator(const std::vector<Index>& verts) const;
   void relinearize_cables(const std::vector<double>& xk);
@@ -126,11 +133,11 @@ class LocalGlobalContactSolver {
   bool timed_;
   SparseInverseOperator* op_;
   DeviceCsr St_;                            // (n x n) S'^T, uploaded once: row a is column a of S'
-  std::unique_ptr<SchurComplement> schur_;  // C = P S'^T S' P^T (local_global_delassus.hpp)
+  std::unique_ptr<SchurComplement> schur_;  // C = P S'^T S' P^T (delassus.hpp)
   std::vector<Index> col_of_vertex_;        // (n) column of C of each constrained vertex, -1 otherwise
   std::vector<double> diag_;                // (rows) diag(W)
   CsrMatrix St_host_;                       // S'^T on the host for a backend that does not run host code
-  std::unique_ptr<DelassusOperator> wop_;   // W through its factors (local_global_contact_operator.hpp)
+  std::unique_ptr<DelassusOperator> wop_;   // W through its factors (contact_operator.hpp)
   bool operator_used_ = false;              // this step applies W as wop_ (W_ not assembled)
   std::vector<Index> verts_;                // the rows' vertices of this step, ascending
 

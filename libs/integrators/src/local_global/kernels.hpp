@@ -1,5 +1,5 @@
 // The per-element local step of LocalGlobalIntegrator (seed eq. (5)), written once as SINEW_HD
-// functions and looped by sinew::for_each_index on every backend (local_global_cuda.cu compiles
+// functions and looped by sinew::for_each_index on every backend (kernels.cu compiles
 // the CUDA launch).
 // Private to the integrators library.
 #pragma once
@@ -130,7 +130,7 @@ struct LocalStepKernel {
 
 #if SINEW_CUDA_KERNELS
 namespace sinew {
-/// local_global_cuda.cu compiles the launch of the tetrahedral local step.
+/// kernels.cu compiles the launch of the tetrahedral local step.
 template <>
 struct CudaLaunchCompiled<integrators::detail::LocalStepKernel> : std::true_type {};
 }  // namespace sinew

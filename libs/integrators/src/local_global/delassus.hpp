@@ -1,7 +1,7 @@
 // The Delassus operator of LocalGlobalIntegrator's constrained global step (private): the scalar
 // Schur complement C = P S'^T S' P^T at the constrained vertices, by sparse products or by a dense
 // panel product, and its expansion into W = H S'^T S' H^T (local_global_contact.hpp, "Where the
-// work runs", states the choice; local_global_delassus.cpp the algorithms).
+// work runs", states the choice; delassus.cpp the algorithms).
 #pragma once
 
 #include <cstddef>

@@ -1,13 +1,13 @@
 // Result files appear whole or not at all: the text is built in memory, then written by
-// sinew::scene::write_file_atomically (a temporary in the same folder, renamed over PATH).
+// sinew::write_file_atomically (a temporary in the same folder, renamed over PATH).
 #pragma once
 
 #include <filesystem>
 #include <sstream>
 #include <string>
 
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
-#include "sinew/scene/atomic_file.hpp"
 
 namespace sinew::app {
 
@@ -19,7 +19,7 @@ void write_atomically(const std::string& command, const std::filesystem::path& p
   std::ostringstream text;
   write(text);
   try {
-    scene::write_file_atomically(path, text.str());
+    write_file_atomically(path, text.str());
   } catch (const Error& e) {
     throw Error(command + ": " + e.what());
   }

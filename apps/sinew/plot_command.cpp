@@ -15,8 +15,8 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "sinew/scene/image.hpp"
-#include "sinew/scene/line_chart.hpp"
+#include "sinew/render/image.hpp"
+#include "sinew/render/line_chart.hpp"
 
 namespace sinew::app {
 namespace {
@@ -144,7 +144,7 @@ int plot_command(const std::vector<std::string>& args) {
                   {"x", "y", "title", "out", "width", "height"}, {"logx", "logy"});
   const bool log_x = o.has("logx"), log_y = o.has("logy");
   const std::filesystem::path out = o.str("out", std::filesystem::path(path).replace_extension(".png").string());
-  if (!scene::png_supported())
+  if (!render::png_supported())
     throw Error("plot: cannot write '" + out.string() +
                 "': sinew was built without libpng (install libpng-dev and reconfigure)");
 
@@ -162,7 +162,7 @@ int plot_command(const std::vector<std::string>& args) {
                   ": no numeric column to plot besides '" + table.header[xc] + "'");
   }
 
-  scene::ChartSpec spec;
+  render::ChartSpec spec;
   spec.width = o.integer("width", spec.width, 240, 8192);
   spec.height = o.integer("height", spec.height, 180, 8192);
   spec.log_x = log_x;
@@ -172,13 +172,13 @@ int plot_command(const std::vector<std::string>& args) {
   if (ycs.size() == 1) spec.y_label = table.header[ycs.front()];
   const std::vector<double> x = column_values(table, xc, path);
   for (std::size_t c : ycs) spec.series.push_back({table.header[c], x, column_values(table, c, path), {}});
-  const scene::LineChart chart = scene::render_chart(spec);
+  const render::LineChart chart = render::render_chart(spec);
   if (out.has_parent_path()) {  // as `sinew demo --out DIR` does, the folder is made on demand
     std::error_code ec;
     std::filesystem::create_directories(out.parent_path(), ec);
     if (ec) throw Error("plot: cannot create the folder of '" + out.string() + "': " + ec.message());
   }
-  scene::write_png(chart.image, out.string());
+  render::write_png(chart.image, out.string());
 
   std::printf("wrote %s (%zu series, %zu rows)\n", out.string().c_str(), ycs.size(), table.rows.size());
   if (chart.skipped_nonpositive > 0)

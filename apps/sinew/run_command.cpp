@@ -20,7 +20,7 @@
 #include "options.hpp"
 #include "run_support.hpp"
 #include "sinew/backends/registry.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 #include "sinew/scene/scene_file.hpp"
 
@@ -161,7 +161,7 @@ int run_command(const std::vector<std::string>& args) {
   if (args.empty() || args.front().rfind("--", 0) == 0) throw Error("run: expects a scene file: sinew run SCENE.json");
   const std::filesystem::path scene_path = args.front();
   const scene::SceneFile scene = scene::read_scene_file(scene_path);
-  return run_scene("run", scene, scene::fnv1a64(scene::read_file(scene_path, "a scene file")), scene_path.string(),
+  return run_scene("run", scene, scene::fnv1a64(read_file(scene_path, "a scene file")), scene_path.string(),
                    std::vector<std::string>(args.begin() + 1, args.end()));
 }
 

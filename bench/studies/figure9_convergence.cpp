@@ -33,12 +33,12 @@
 
 #include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/material.hpp"
 #include "sinew/materials/tetrahedron.hpp"
-#include "sinew/scene/atomic_file.hpp"
-#include "sinew/scene/image.hpp"
-#include "sinew/scene/line_chart.hpp"
+#include "sinew/render/image.hpp"
+#include "sinew/render/line_chart.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace {
@@ -288,9 +288,9 @@ int main(int argc, char** argv) {
       }
     }
     const std::filesystem::path file = out / "figure9_convergence.csv";
-    scene::write_file_atomically(file, csv.str());  // whole or not at all
+    write_file_atomically(file, csv.str());  // whole or not at all
     std::printf("wrote %s\n", file.string().c_str());
-    if (!scene::png_supported()) {
+    if (!render::png_supported()) {
       std::printf("no plots: sinew was built without libpng\n");
       return 0;
     }
@@ -300,7 +300,7 @@ int main(int argc, char** argv) {
       std::snprintf(e, sizeof e, "%.0e", p.modulus);
       return p.method + ", E=" + e;
     };
-    scene::ChartSpec by_iteration;
+    render::ChartSpec by_iteration;
     by_iteration.title = "Figure 9(b): twisting bar, relative energy error per L-G iteration";
     by_iteration.x_label = "L-G iterations";
     by_iteration.y_label = "relative error";
@@ -308,7 +308,7 @@ int main(int argc, char** argv) {
     by_iteration.y_min = 1e-14;
     by_iteration.width = 1200;
     by_iteration.height = 800;
-    scene::ChartSpec by_time = by_iteration;
+    render::ChartSpec by_time = by_iteration;
     by_time.title =
         "Figure 9(c): relative energy error against time (" + cells + " bar, " + g_backend->name() + " backend)";
     by_time.x_label = "milliseconds";
@@ -318,13 +318,13 @@ int main(int argc, char** argv) {
       moduli_index = static_cast<int>(i / 3);
       if (p.method != "cholmod")  // its iterates are the sparse inverse's: one curve
         by_iteration.series.push_back(
-            {label(p), p.iterations, p.errors, scene::chart_color(moduli_index + (p.method == "jacobi" ? 5 : 0))});
+            {label(p), p.iterations, p.errors, render::chart_color(moduli_index + (p.method == "jacobi" ? 5 : 0))});
       const bool extreme = p.modulus == moduli.front() || p.modulus == moduli.back();
       if (extreme) by_time.series.push_back({label(p), p.milliseconds, p.errors, std::nullopt});
     }
     for (const auto& [spec, name] :
          {std::pair{&by_iteration, "figure9_iterations.png"}, std::pair{&by_time, "figure9_time.png"}}) {
-      scene::write_png(scene::render_chart(*spec).image, (out / name).string());
+      render::write_png(render::render_chart(*spec).image, (out / name).string());
       std::printf("wrote %s\n", (out / name).string().c_str());
     }
     return 0;

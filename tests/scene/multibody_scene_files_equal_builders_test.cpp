@@ -205,7 +205,7 @@ TEST(MultibodySceneFiles, OutputMeshesHaveTheirFields) {
   ASSERT_EQ(meshes[0].frame.cell_fields.size(), 1u);
   EXPECT_EQ(meshes[0].frame.cell_fields[0].name, "stress");
   EXPECT_EQ(meshes[0].frame.cell_fields[0].values.size(), 6u);
-  EXPECT_FALSE(fem->render_extras().empty());  // the incline as a checkered patch
+  EXPECT_FALSE(fem->obstacles().empty());  // the incline
 
   std::unique_ptr<Simulation> chain = from_file("chain_over_box.json", *backend);
   const std::vector<OutputMesh> rigid = chain->output_meshes();

@@ -95,7 +95,7 @@ class FakeSimulation : public Simulation {
     sheet.frame.triangles = {{0, 1, 2}, {1, 3, 2}};
     return {block, sheet};
   }
-  std::vector<RenderMesh> render_extras() const override { return checker_ground(Vec3{{1.5, 0.5, 0}}, 0.0, 4.0, 4); }
+  std::vector<Obstacle> obstacles() const override { return {half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}})}; }
   void save(std::ostream& out) const override {
     const std::size_t n = x_.size();
     out.write(reinterpret_cast<const char*>(&steps_), sizeof steps_);
@@ -389,7 +389,7 @@ TEST(Runner, BadOptionsAreRefusedBeforeAnyOutput) {
 }
 
 TEST(Runner, SnapshotsFromOneFixedCamera) {
-  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  if (!render::png_supported()) GTEST_SKIP() << "built without libpng";
   const fs::path out = scratch("png");
   FakeSimulation sim;
   RunOptions o = options(out, 30);
@@ -402,11 +402,11 @@ TEST(Runner, SnapshotsFromOneFixedCamera) {
   EXPECT_EQ(r.snapshots, 3);
   for (const char* f : {"step_000000.png", "step_000015.png", "step_000030.png"})
     ASSERT_TRUE(fs::exists(out / "png" / f)) << f;
-  const Image first = read_png((out / "png" / "step_000000.png").string());
-  const Image last = read_png((out / "png" / "step_000030.png").string());
+  const render::Image first = render::read_png((out / "png" / "step_000000.png").string());
+  const render::Image last = render::read_png((out / "png" / "step_000030.png").string());
   EXPECT_EQ(first.width(), 160);
   EXPECT_NE(first, last);  // the bodies moved
-  // The ground patch (a render extra, fixed in the world) is framed alike in both: the corner
+  // The ground patch (fixed in the world at the first snapshot) is framed alike in both: the corner
   // pixels (background or ground) agree.
   EXPECT_EQ(first.at(0, 99), last.at(0, 99));
   EXPECT_EQ(first.at(159, 99), last.at(159, 99));
@@ -480,7 +480,7 @@ TEST(Runner, OutputsWithoutAManifestOrAForeignManifestAreRefused) {
 }
 
 TEST(Runner, AFrameASnapshotAndACheckpointOfOneStepShareItsNumber) {
-  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  if (!render::png_supported()) GTEST_SKIP() << "built without libpng";
   const fs::path out = scratch("numbering");
   FakeSimulation sim;
   RunOptions o = options(out, 10);
@@ -501,7 +501,7 @@ TEST(Runner, AFrameASnapshotAndACheckpointOfOneStepShareItsNumber) {
 }
 
 TEST(Runner, PngSizesThisMachineCannotServeAreRefusedBeforeAnyOutput) {
-  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  if (!render::png_supported()) GTEST_SKIP() << "built without libpng";
   const fs::path out = scratch("png_memory");
   FakeSimulation sim;
   RunOptions o = options(out, 2);
@@ -520,7 +520,7 @@ TEST(Runner, PngSizesThisMachineCannotServeAreRefusedBeforeAnyOutput) {
 // The largest documented snapshot, 16384 x 16384, is served: drawn band by band it needs about
 // 1 GB (the whole supersampled buffers would be 21 GB: std::bad_alloc after the first outputs).
 TEST(Runner, TheLargestDocumentedPngSizeIsServed) {
-  if (!png_supported()) GTEST_SKIP() << "built without libpng";
+  if (!render::png_supported()) GTEST_SKIP() << "built without libpng";
   if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: about a minute per snapshot under sanitizers' speed";
   const fs::path out = scratch("png_16384");
   FakeSimulation sim;

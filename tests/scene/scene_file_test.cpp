@@ -15,6 +15,7 @@
 #include "local_global_scene_file.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/render/snapshot.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
 
 namespace sinew::scene::scene_scene_file_test {
@@ -83,7 +84,8 @@ TEST(SceneFile, ReadsAValidScene) {
   EXPECT_GT(
       *std::max_element(meshes[0].frame.cell_fields[0].values.begin(), meshes[0].frame.cell_fields[0].values.end()),
       0.0);
-  EXPECT_EQ(sim->render_extras().size(), 2u);  // the checkered ground's two colours
+  ASSERT_EQ(sim->obstacles().size(), 1u);  // the ground
+  EXPECT_EQ(sim->obstacles()[0].shape.type, ShapeType::kHalfSpace);
 }
 
 TEST(SceneFile, MissingFileAndSyntaxErrors) {
@@ -326,11 +328,11 @@ TEST(SceneFile, ObstaclesRenderAndScalarsAreFinite) {
   const std::vector<std::string> names = sim->scalar_names();
   ASSERT_EQ(o.scalars.size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) EXPECT_TRUE(std::isfinite(o.scalars[i])) << names[i];
-  const std::vector<RenderMesh> extras = sim->render_extras();
+  const std::vector<render::RenderMesh> extras = render::obstacle_meshes(sim->obstacles(), render::GroundPatch{});
   ASSERT_EQ(extras.size(), 6u);  // ground (two colours) and four shapes
   const Vec3 centres[4] = {{{0.3, 0, 0}}, {{-0.3, 0, 0}}, {{0, 0.3, 0}}, {{0, -0.3, 0}}};
   for (int k = 0; k < 4; ++k) {
-    const RenderMesh& m = extras[2 + static_cast<std::size_t>(k)];
+    const render::RenderMesh& m = extras[2 + static_cast<std::size_t>(k)];
     ASSERT_FALSE(m.triangles.empty());
     Vec3 c{{0, 0, 0}};
     for (const Vec3& v : m.vertices)

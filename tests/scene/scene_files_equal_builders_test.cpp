@@ -251,7 +251,7 @@ TEST(SceneFilesEqualBuilders, MakeBuildsTheSimulation) {
   EXPECT_EQ(meshes[0].name, "finger");
   EXPECT_EQ(meshes[1].name, "ball");
   EXPECT_EQ(meshes[0].frame.points.size(), 3u * 99u);
-  EXPECT_TRUE(sim->render_extras().empty());  // the sphere follows the ball, which is drawn
+  EXPECT_TRUE(sim->obstacles().empty());  // the sphere follows the ball, which is drawn
   EXPECT_EQ(sim->size().cables, 1u);
 }
 

@@ -52,15 +52,22 @@ void BallJoint::add_rows(const model::MechanicalSystem&, const model::SystemStat
   apply_compliance(out, first, 3);
 }
 
+AxisJoint::AxisJoint(std::string kind, std::string label, JointSide a, JointSide b, AxisJointOptions options)
+    : Joint(std::move(kind), std::move(label), a, b, options.compliance), options_(options) {}
+
+void AxisJoint::check_limit_and_drive(const std::string& limit_name) const {
+  check_limit(options_.limit, limit_name);
+  check_drive(options_.drive, name());
+}
+
 HingeJoint::HingeJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options)
-    : Joint("hinge", std::move(label), a, b, options.compliance), options_(options) {}
+    : AxisJoint("hinge", std::move(label), a, b, options) {}
 
 void HingeJoint::check_parameters(const model::MechanicalSystem&) const {
-  check_limit(options_.limit, "angle limit");
+  check_limit_and_drive("angle limit");
   require(!options_.limit.enabled || (options_.limit.lower >= -kPi && options_.limit.upper <= kPi),
           name() + ": the angle limit must lie within [-pi, pi] (the angle is measured by atan2), got [" +
               number_text(options_.limit.lower) + ", " + number_text(options_.limit.upper) + "]");
-  check_drive(options_.drive, name());
 }
 
 double HingeJoint::angle(const model::SystemState& s) const {
@@ -106,12 +113,9 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
 }
 
 SliderJoint::SliderJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options)
-    : Joint("slider", std::move(label), a, b, options.compliance), options_(options) {}
+    : AxisJoint("slider", std::move(label), a, b, options) {}
 
-void SliderJoint::check_parameters(const model::MechanicalSystem&) const {
-  check_limit(options_.limit, "travel limit");
-  check_drive(options_.drive, name());
-}
+void SliderJoint::check_parameters(const model::MechanicalSystem&) const { check_limit_and_drive("travel limit"); }
 
 double SliderJoint::travel(const model::SystemState& s) const {
   const JointFrame A = frame_a(s), B = frame_b(s);

@@ -13,7 +13,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/ensemble/sweep_runner.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 
 namespace sinew::ensemble {
@@ -141,7 +141,7 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
   }
   if (!r.ok()) std::fill(r.outputs.begin(), r.outputs.end(), kNaN);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  scene::write_file_atomically(dir / "result.json", result_text(r));
+  write_file_atomically(dir / "result.json", result_text(r));
   return r;
 }
 

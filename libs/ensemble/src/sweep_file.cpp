@@ -13,7 +13,7 @@
 #include "json_fields.hpp"  // the scene library's checked JSON reader (libs/scene/src)
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::ensemble {
 namespace {
@@ -27,7 +27,7 @@ constexpr std::uint64_t kMaxCount = 1000000;  // values of one parameter, and va
 // The text of @p path; an error names @p what (the key that names it), then the file's own message.
 std::string read_text(const std::filesystem::path& path, const std::string& what) {
   try {
-    return scene::read_file(path, "a JSON file");
+    return read_file(path, "a JSON file");
   } catch (const Error& e) {
     throw Error(what + ": " + e.what());
   }

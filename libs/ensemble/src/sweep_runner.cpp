@@ -13,7 +13,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::ensemble {
 namespace {
@@ -97,8 +97,8 @@ void write_summary(const SweepFile& sweep, const std::vector<Variant>& variants,
     std::snprintf(buf, sizeof buf, ",%.6f,%d\n", r.wall_seconds, r.reused ? 1 : 0);
     timings += std::to_string(r.index) + buf;
   }
-  scene::write_file_atomically(out_dir / "summary.csv", summary);
-  scene::write_file_atomically(out_dir / "timings.csv", timings);
+  write_file_atomically(out_dir / "summary.csv", summary);
+  write_file_atomically(out_dir / "timings.csv", timings);
 }
 
 detail::SweepProgress::SweepProgress(const SweepFile& sweep, const std::vector<Variant>& variants,

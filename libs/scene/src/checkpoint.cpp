@@ -11,7 +11,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 
 namespace sinew::scene {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mesh_io_checks.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/mesh_io.hpp"
 #include "text_input.hpp"
 

@@ -22,8 +22,6 @@ using integrators::LocalGlobalReport;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 Vec3 vertex(const std::vector<double>& x, Index v) {
   return Vec3{{x[3 * static_cast<std::size_t>(v)], x[3 * static_cast<std::size_t>(v) + 1],
                x[3 * static_cast<std::size_t>(v) + 2]}};
@@ -38,61 +36,6 @@ Mat3 first_piola(MaterialModel model, const Mat3& F, const LameParameters& lame)
     default:
       return StableNeoHookean::stress(F, lame);
   }
-}
-
-// Triangle mesh of an obstacle shape in its local frame (not half-spaces).
-RenderMesh shape_mesh(const Shape& shape) {
-  RenderMesh m;
-  m.color = Rgb{150, 160, 175};
-  const int nu = 32, nv = 16;
-  auto grid = [&](auto&& point) {  // a (nu x (nv + 1)) latitude-longitude grid, closed in u
-    for (int j = 0; j <= nv; ++j)
-      for (int i = 0; i < nu; ++i) m.vertices.push_back(point(2.0 * kPi * i / nu, static_cast<double>(j) / nv));
-    for (int j = 0; j < nv; ++j)
-      for (int i = 0; i < nu; ++i) {
-        const Index a = j * nu + i, b = j * nu + (i + 1) % nu, c = a + nu, d = b + nu;
-        m.triangles.push_back({a, b, d});
-        m.triangles.push_back({a, d, c});
-      }
-  };
-  const double r = shape.size[0], l = shape.size[1];
-  switch (shape.type) {
-    case ShapeType::kSphere:
-      grid([&](double u, double t) {
-        const double th = kPi * t;
-        return Vec3{{r * std::sin(th) * std::cos(u), r * std::sin(th) * std::sin(u), -r * std::cos(th)}};
-      });
-      break;
-    case ShapeType::kCapsule:
-      grid([&](double u, double t) {  // bottom cap, side, top cap along t
-        const double th = kPi * t;
-        const double z = -r * std::cos(th) + (t < 0.5 ? -l : (t > 0.5 ? l : 0.0));
-        return Vec3{{r * std::sin(th) * std::cos(u), r * std::sin(th) * std::sin(u), z}};
-      });
-      break;
-    case ShapeType::kCylinder:
-      grid([&](double u, double t) {  // rings: bottom centre, nv - 1 rims from z = -l to l, top centre
-        const int j = static_cast<int>(std::lround(t * nv));
-        const double z = j == 0 ? -l : (j == nv ? l : -l + 2.0 * l * (j - 1) / (nv - 2));
-        const double rr = (j == 0 || j == nv) ? 0.0 : r;
-        return Vec3{{rr * std::cos(u), rr * std::sin(u), z}};
-      });
-      break;
-    case ShapeType::kBox: {
-      const double h[3] = {shape.size[0], shape.size[1], shape.size[2]};
-      for (int k = 0; k < 8; ++k)
-        m.vertices.push_back(Vec3{{(k & 1) ? h[0] : -h[0], (k & 2) ? h[1] : -h[1], (k & 4) ? h[2] : -h[2]}});
-      const Index f[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-      for (const auto& q : f) {
-        m.triangles.push_back({q[0], q[1], q[2]});
-        m.triangles.push_back({q[0], q[2], q[3]});
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  return m;
 }
 
 }  // namespace
@@ -117,16 +60,13 @@ SolidScene solid_scene_from_cloth(const ClothScene& cloth) {
 struct LocalGlobalSimulation::Impl {
   SolidScene scene;
   std::vector<LocalGlobalBody> bodies;
-  double patch = 0.0;  // side of the checkered half-space patch (m)
-  Vec3 centre{};       // centre of the rest bounding box
   std::unique_ptr<LocalGlobalIntegrator> lg;
   LocalGlobalReport report;
   LameParameters lame;
-  std::vector<bool> hidden;  // (obstacles) left out of render_extras()
+  std::vector<bool> hidden;  // (obstacles) left out of obstacles()
 };
 
-LocalGlobalSimulation::LocalGlobalSimulation(Backend& backend, SolidScene scene, std::vector<LocalGlobalBody> bodies,
-                                             double patch_size)
+LocalGlobalSimulation::LocalGlobalSimulation(Backend& backend, SolidScene scene, std::vector<LocalGlobalBody> bodies)
     : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   d.scene = std::move(scene);
@@ -157,19 +97,6 @@ LocalGlobalSimulation::LocalGlobalSimulation(Backend& backend, SolidScene scene,
   d.lg = std::make_unique<LocalGlobalIntegrator>(backend, desc, d.scene.options);
   d.lame = lame_parameters(desc.elastic);
   d.hidden.assign(desc.obstacles.size(), false);
-  Vec3 lo{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), std::numeric_limits<double>::max()}};
-  Vec3 hi{{-lo[0], -lo[1], -lo[2]}};
-  for (Index i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) {
-      lo[k] = std::min(lo[k], desc.rest_positions[3 * static_cast<std::size_t>(i) + k]);
-      hi[k] = std::max(hi[k], desc.rest_positions[3 * static_cast<std::size_t>(i) + k]);
-    }
-  double extent = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    d.centre[k] = 0.5 * (lo[k] + hi[k]);
-    extent = std::max(extent, hi[k] - lo[k]);
-  }
-  d.patch = patch_size > 0.0 ? patch_size : 3.0 * std::max(extent, 1e-3);
 }
 
 LocalGlobalSimulation::~LocalGlobalSimulation() = default;
@@ -345,24 +272,11 @@ std::vector<OutputMesh> LocalGlobalSimulation::output_meshes() const {
   return out;
 }
 
-std::vector<RenderMesh> LocalGlobalSimulation::render_extras() const {
+std::vector<Obstacle> LocalGlobalSimulation::obstacles() const {
   const Impl& d = *impl_;
-  std::vector<RenderMesh> out;
-  for (std::size_t k = 0; k < d.lg->obstacles().size(); ++k) {
-    if (d.hidden[k]) continue;
-    const Obstacle& o = d.lg->obstacles()[k];
-    std::vector<RenderMesh> parts;
-    if (o.shape.type == ShapeType::kHalfSpace) {
-      const Vec3 c = to_local(o.pose, d.centre);  // the patch is centred under the scene
-      parts = checker_ground(Vec3{{c[0], c[1], 0.0}}, 0.0, d.patch, 12);
-    } else {
-      parts.push_back(shape_mesh(o.shape));
-    }
-    for (RenderMesh& m : parts) {
-      for (Vec3& p : m.vertices) p = to_world(o.pose, p);
-      out.push_back(std::move(m));
-    }
-  }
+  std::vector<Obstacle> out;
+  for (std::size_t k = 0; k < d.lg->obstacles().size(); ++k)
+    if (!d.hidden[k]) out.push_back(d.lg->obstacles()[k]);
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mesh_io_checks.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "text_input.hpp"
 
 namespace sinew::scene {

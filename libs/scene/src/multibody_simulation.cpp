@@ -26,9 +26,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr char kMagic[] = "sinew-multibody-checkpoint-1";
 
-// ---- triangles of analytic shapes (local frame) ----
+// ---- triangles of analytic shapes (local frame), the rigid bodies' output meshes ----
 
-void add_box(const Shape& s, RenderMesh& m) {
+void add_box(const Shape& s, TriangleMesh& m) {
   const Index o = static_cast<Index>(m.vertices.size());
   for (int k = 0; k < 8; ++k)
     m.vertices.push_back(
@@ -41,7 +41,7 @@ void add_box(const Shape& s, RenderMesh& m) {
 }
 
 // A surface of revolution about z: rings of (radius, z) profile points, n segments around.
-void add_revolution(const std::vector<std::pair<double, double>>& profile, int n, RenderMesh& m) {
+void add_revolution(const std::vector<std::pair<double, double>>& profile, int n, TriangleMesh& m) {
   const Index o = static_cast<Index>(m.vertices.size());
   for (const auto& [r, z] : profile)
     for (int j = 0; j < n; ++j) {
@@ -56,7 +56,7 @@ void add_revolution(const std::vector<std::pair<double, double>>& profile, int n
     }
 }
 
-void add_shape(const Shape& s, RenderMesh& m) {
+void add_shape(const Shape& s, TriangleMesh& m) {
   constexpr int kSegments = 24;
   std::vector<std::pair<double, double>> profile;
   switch (s.type) {
@@ -79,12 +79,12 @@ void add_shape(const Shape& s, RenderMesh& m) {
       profile = {{0.0, -s.size[1]}, {s.size[0], -s.size[1]}, {s.size[0], s.size[1]}, {0.0, s.size[1]}};
       break;
     default:
-      return;  // half-spaces: render_extras() draws them as a ground patch
+      return;  // half-spaces: no surface of their own
   }
   add_revolution(profile, kSegments, m);
 }
 
-void transform(RenderMesh& m, std::size_t from, const Mat3& R, const Vec3& x) {
+void transform(TriangleMesh& m, std::size_t from, const Mat3& R, const Vec3& x) {
   for (std::size_t i = from; i < m.vertices.size(); ++i) m.vertices[i] = R * m.vertices[i] + x;
 }
 
@@ -343,7 +343,7 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
   // Each rigid body its own mesh (its shapes at its pose), so that each has its own VTU series.
   for (const RigidBodyView& r : scene_.rigid_bodies) {
     OutputMesh m{r.name, {}};
-    RenderMesh tri;
+    TriangleMesh tri;
     VtuField velocity{"velocity", 3, {}};
     const BodyMotion b = body_motion(sys, s.state, r.body);
     for (const Shape& shape : r.shapes) add_shape(shape, tri);
@@ -356,39 +356,6 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     m.frame.triangles = tri.triangles;
     m.frame.point_fields.push_back(std::move(velocity));
     out.push_back(std::move(m));
-  }
-  return out;
-}
-
-std::vector<RenderMesh> MultibodySimulation::render_extras() const {
-  std::vector<RenderMesh> out;
-  // The ground patch: centred under the bodies' initial positions, 4x their extent (>= 2 m).
-  const model::MechanicalSystem& sys = *scene_.scene.system;
-  Vec3 lo{{1e300, 1e300, 1e300}}, hi{{-1e300, -1e300, -1e300}};
-  auto grow = [&](const Vec3& x) {
-    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], x[d]), hi[d] = std::max(hi[d], x[d]);
-  };
-  for (Index i = 0; i < sys.num_particles(); ++i) grow(sys.particle(i).position);
-  for (Index b = 0; b < sys.num_bodies(); ++b) grow(sys.body(b).position);
-  if (lo[0] > hi[0]) lo = hi = Vec3{{0, 0, 0}};
-  const double extent = std::max(2.0, 4.0 * std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}));
-  for (const Obstacle& o : scene_.obstacles) {
-    if (o.shape.type == ShapeType::kHalfSpace) {
-      // A checkered square in the plane: built at z = 0 around the bodies' centre projected on
-      // the plane, then rotated so that +z is the half-space's normal.
-      const Vec3 centre = 0.5 * (lo + hi);
-      const Vec3 local = transpose(o.pose.rotation) * (centre - o.pose.translation);
-      for (RenderMesh m : checker_ground(Vec3{{local[0], local[1], 0}}, 0.0, extent, 8)) {
-        transform(m, 0, o.pose.rotation, o.pose.translation);
-        out.push_back(std::move(m));
-      }
-    } else {
-      RenderMesh m;
-      m.color = Rgb{150, 150, 160};
-      add_shape(o.shape, m);
-      transform(m, 0, o.pose.rotation, o.pose.translation);
-      out.push_back(std::move(m));
-    }
   }
   return out;
 }

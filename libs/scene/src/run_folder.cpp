@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "sinew/core/error.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/file_names.hpp"
 
 namespace sinew::scene::detail {

@@ -14,23 +14,21 @@
 #include <unistd.h>
 
 #include "run_folder.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/render/image.hpp"
+#include "sinew/render/mesh_render.hpp"
+#include "sinew/render/snapshot.hpp"
 #include "sinew/scene/file_names.hpp"
-#include "sinew/scene/image.hpp"
 #include "sinew/scene/mesh_io.hpp"
-#include "sinew/scene/mesh_render.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Body colours of snapshots, by output-mesh index.
-const Rgb kPalette[] = {{86, 132, 196}, {214, 122, 74}, {104, 168, 110}, {170, 104, 168}, {200, 178, 80}};
 
 std::string step_tag(long step) {
   char buf[32];
@@ -173,7 +171,7 @@ class RunWriter {
       ++result_.frames;
     }
     if (snapshot) {
-      write_png(render(meshes), (o_.out_dir / "png" / png_file(step)).string());
+      render::write_png(render(meshes), (o_.out_dir / "png" / png_file(step)).string());
       last_snapshot_ = step;
       ++result_.snapshots;
     }
@@ -249,79 +247,26 @@ class RunWriter {
     return s;
   }
 
-  // The snapshot of @p meshes and the simulation's extras, from the run's fixed camera.
-  Image render(const std::vector<OutputMesh>& meshes) {
-    RenderSpec spec;
+  // The snapshot of @p meshes and the simulation's obstacles (render/snapshot.hpp); the ground
+  // patch and the camera are fixed at the run's first snapshot.
+  render::Image render(const std::vector<OutputMesh>& meshes) {
+    render::RenderSpec spec;
     spec.width = out_.png_width;
     spec.height = out_.png_height;
     for (std::size_t b = 0; b < meshes.size(); ++b) {
       TriangleMesh s = surface(b, meshes[b]);
-      RenderMesh r;
+      render::RenderMesh r;
       r.vertices = std::move(s.vertices);
       r.triangles = std::move(s.triangles);
-      r.color = kPalette[b % std::size(kPalette)];
+      r.color = render::body_color(b);
       spec.meshes.push_back(std::move(r));
     }
-    for (RenderMesh& r : sim_.render_extras()) spec.meshes.push_back(std::move(r));
-    if (!camera_) camera_ = fixed_camera(spec, meshes.size());
+    if (!ground_) ground_ = render::ground_under(spec.meshes);
+    for (render::RenderMesh& r : render::obstacle_meshes(sim_.obstacles(), *ground_))
+      spec.meshes.push_back(std::move(r));
+    if (!camera_) camera_ = render::frame_camera(out_.camera, spec.meshes, meshes.size());
     spec.camera = *camera_;
-    return render_meshes(spec);
-  }
-
-  // OutputSettings' camera; when auto-framed, frozen on @p first's scene (target at the centre of
-  // the bodies and the obstacles near them, their bounding sphere in view) so that every snapshot of the run is taken
-  // from the same place. The first @p bodies meshes are the bodies; the extras (a ground patch may be far larger than
-  // the bodies) count only within one extent of the bodies around them.
-  RenderCamera fixed_camera(const RenderSpec& first, std::size_t bodies) const {
-    RenderCamera cam = out_.camera;
-    if (!cam.auto_frame) return cam;
-    auto used = [&](std::size_t from, std::size_t to) {
-      std::vector<Vec3> out;
-      for (std::size_t b = from; b < to; ++b)
-        for (const auto& t : first.meshes[b].triangles)
-          for (Index i : t)
-            if (i >= 0 && static_cast<std::size_t>(i) < first.meshes[b].vertices.size())
-              out.push_back(first.meshes[b].vertices[static_cast<std::size_t>(i)]);
-      return out;
-    };
-    auto bounds = [](const std::vector<Vec3>& points, Vec3& lo, Vec3& hi) {
-      for (int k = 0; k < 3; ++k) {
-        lo[k] = std::numeric_limits<double>::infinity();
-        hi[k] = -lo[k];
-      }
-      for (const Vec3& p : points)
-        for (int k = 0; k < 3; ++k) {
-          lo[k] = std::min(lo[k], p[k]);
-          hi[k] = std::max(hi[k], p[k]);
-        }
-    };
-    std::vector<Vec3> points = used(0, bodies);
-    const std::vector<Vec3> extras = used(bodies, first.meshes.size());
-    Vec3 lo{}, hi{};
-    if (points.empty()) {
-      points = extras;
-    } else {
-      bounds(points, lo, hi);
-      double extent = 0.0;
-      for (int k = 0; k < 3; ++k) extent = std::max(extent, hi[k] - lo[k]);
-      for (Vec3 p : extras) {
-        for (int k = 0; k < 3; ++k) p[k] = std::min(std::max(p[k], lo[k] - extent), hi[k] + extent);
-        points.push_back(p);
-      }
-    }
-    if (points.empty()) return cam;
-    bounds(points, lo, hi);
-    const Vec3 target =
-        cam.target.value_or(Vec3{{0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}});
-    double radius = 0.0;
-    for (const Vec3& p : points) radius = std::max(radius, norm(p - target));
-    if (!(radius > 0.0)) radius = 1.0;
-    cam.target = target;
-    const double half_fov = 0.5 * cam.fov_degrees * 3.14159265358979323846 / 180.0;
-    if (cam.perspective && !cam.distance) cam.distance = 1.05 * radius / std::sin(std::min(half_fov, 1.2));
-    if (!cam.perspective && !cam.view_height) cam.view_height = 2.2 * radius;
-    cam.auto_frame = false;
-    return cam;
+    return render::render_meshes(spec);
   }
 
   Simulation& sim_;
@@ -337,7 +282,8 @@ class RunWriter {
   std::vector<PvdSeries> series_;                            // (n_bodies) when vtu
   std::vector<std::vector<std::array<Index, 3>>> surfaces_;  // (n_bodies) surface triangles
   std::vector<bool> have_surface_;                           // (n_bodies)
-  std::optional<RenderCamera> camera_;                       // fixed at the first snapshot
+  std::optional<render::GroundPatch> ground_;                // fixed at the first snapshot
+  std::optional<render::RenderCamera> camera_;               // fixed at the first snapshot
   long first_step_ = 0;                                      // Simulation::steps() when the run started
   long last_frame_ = -1, last_snapshot_ = -1, last_checkpoint_ = -1;
 };
@@ -371,9 +317,10 @@ void check_options(const RunOptions& o) {
     require(s.png_width >= 1 && s.png_width <= 16384 && s.png_height >= 1 && s.png_height <= 16384,
             "run: PNG size " + std::to_string(s.png_width) + " x " + std::to_string(s.png_height) +
                 " out of range (1..16384 per side)");
-    require(png_supported(), "run: PNG snapshots asked for, but sinew was built without libpng (install libpng-dev)");
+    require(render::png_supported(),
+            "run: PNG snapshots asked for, but sinew was built without libpng (install libpng-dev)");
     // Rendering, plus the encoded file at worst as large as the raw pixels.
-    const std::size_t need = render_memory_bytes(s.png_width, s.png_height) +
+    const std::size_t need = render::render_memory_bytes(s.png_width, s.png_height) +
                              3 * static_cast<std::size_t>(s.png_width) * static_cast<std::size_t>(s.png_height);
     const std::size_t have = o.memory_bytes > 0 ? o.memory_bytes : machine_memory();
     require(have == 0 || need <= have / 2, "run: PNG snapshots of " + std::to_string(s.png_width) + " x " +

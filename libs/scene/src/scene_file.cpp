@@ -12,7 +12,7 @@
 #include "scene_file_kinds.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/error.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/file_names.hpp"
 
 namespace sinew::scene {
@@ -43,7 +43,7 @@ OutputSettings read_outputs(detail::JsonObject& root) {
     }
   }
   if (std::optional<detail::JsonObject> cam = obj->object("camera", true)) {
-    RenderCamera& c = o.camera;
+    render::RenderCamera& c = o.camera;
     c.direction = detail::read_vec3(*cam, "direction", c.direction);
     if (!(norm(c.direction) > 0.0)) cam->fail("direction", "expected a non-zero direction");
     c.up = detail::read_vec3(*cam, "up", c.up);

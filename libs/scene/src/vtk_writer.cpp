@@ -10,7 +10,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::scene {
 namespace {

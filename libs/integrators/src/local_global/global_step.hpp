@@ -9,11 +9,7 @@
 #include "sinew/core/device_array.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
-
-namespace sinew {
-class SparseInverse;
-class SparseInverseOperator;
-}  // namespace sinew
+#include "sinew/linalg/sparse_inverse.hpp"
 
 namespace sinew::integrators::detail {
 

@@ -38,7 +38,8 @@
 ///    diagonal, the matrix symmetric): it picks, among the steps of a singular Omega W Omega, one
 ///    close to the current r, and it vanishes with the error; c adapts like Levenberg-Marquardt
 ///    (grows after a damped or failed step, shrinks after a full one, restarts when capped).
-/// IndicatorNewtonOptions with line_search_steps = 0 and proximal = 0 is the seed's undamped iteration.
+/// With globalization.line_search_steps = 0 and globalization.proximal = 0 it is the seed's
+/// undamped iteration.
 #pragma once
 
 #include <memory>
@@ -85,8 +86,8 @@ struct IndicatorNewtonOptions {
 class IndicatorNewtonSolver final : public ConstraintSolver {
  public:
   /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options
-  /// (max_iterations or cr_iterations < 1, tolerance, proximal or line_search_steps < 0,
-  /// proximal_growth or proximal_range < 1, cr_tolerance outside [0, 1)) or a backend that runs
+  /// (max_iterations or cr_iterations < 1, tolerance < 0, cr_tolerance outside [0, 1), or a
+  /// globalization option out of range as in NewtonSolver) or a backend that runs
   /// no host code and has no CUDA kernel. solve() throws for box-friction blocks.
   explicit IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options = {});
   ~IndicatorNewtonSolver() override;

@@ -44,48 +44,54 @@ class BallJoint final : public Joint {
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 };
 
+/// A joint with one free coordinate along or about z_A (a hinge's angle, a slider's travel) that
+/// carries a limit and a drive: what HingeJoint and SliderJoint share.
+class AxisJoint : public Joint {
+ public:
+  /// Options as given.
+  const AxisJointOptions& options() const { return options_; }
+
+ protected:
+  /// A joint of @p kind ("hinge", "slider") named @p label, with @p options' compliance.
+  AxisJoint(std::string kind, std::string label, JointSide a, JointSide b, AxisJointOptions options);
+  /// Checks the limit (called @p limit_name in messages) and the drive speed.
+  void check_limit_and_drive(const std::string& limit_name) const;
+
+  AxisJointOptions options_;  ///< limit, drive and compliance
+};
+
 /// Hinge (revolute) joint about the z axes of the two frames: ball rows, 2 rows keeping z_B
 /// parallel to z_A (phi = (z_A x z_B) . x_A and . y_A, the small rotation about x_A and y_A),
 /// then the angle limit and drive rows.
-class HingeJoint final : public Joint {
+class HingeJoint final : public AxisJoint {
  public:
   /// A hinge named @p label; its angle is 0 when the reference (x) axes coincide.
   HingeJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options = {});
   /// Hinge angle theta = atan2(y_A . x_B, x_A . x_B) in (-pi, pi]: the rotation of B's x axis
   /// about z_A (exact for aligned axes; a misalignment only tilts x_B out of A's xy plane).
   double angle(const model::SystemState& s) const;
-  /// Options as given.
-  const AxisJointOptions& options() const { return options_; }
   /// Appends 5 position rows, the active limit rows and the drive row.
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 
  protected:
   /// Checks the limit (within (-pi, pi]) and the drive speed.
   void check_parameters(const model::MechanicalSystem& system) const override;
-
- private:
-  AxisJointOptions options_;
 };
 
 /// Slider (prismatic) joint along z_A: 2 rows keep p_B on A's z axis through p_A, 3 rows keep
 /// the frames' orientations equal; then the travel limit and drive rows.
-class SliderJoint final : public Joint {
+class SliderJoint final : public AxisJoint {
  public:
   /// A slider named @p label; the travel is 0 when the frame origins coincide.
   SliderJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options = {});
   /// Travel z_A . (p_B - p_A).
   double travel(const model::SystemState& s) const;
-  /// Options as given.
-  const AxisJointOptions& options() const { return options_; }
   /// Appends 5 position rows, the active limit rows and the drive row.
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 
  protected:
   /// Checks the limit and the drive speed.
   void check_parameters(const model::MechanicalSystem& system) const override;
-
- private:
-  AxisJointOptions options_;
 };
 
 /// Fixed (weld) joint: the two frames coincide, 3 translational + 3 rotational rows.

@@ -72,8 +72,9 @@ struct NewtonOptions {
 class NewtonSolver final : public ConstraintSolver {
  public:
   /// A solver whose Krylov vectors live on @p backend (which must outlive it). Throws sinew::Error
-  /// when max_iterations < 1, line_search_steps or merit_memory < 0, proximal < 0 or not finite,
-  /// or proximal_growth, proximal_range < 1. solve() throws for box-friction blocks.
+  /// when max_iterations < 1, merit_memory < 0, or a globalization option is out of range
+  /// (line_search_steps < 0, proximal < 0 or not finite, proximal_growth or proximal_range < 1).
+  /// solve() throws for box-friction blocks.
   explicit NewtonSolver(Backend& backend, const NewtonOptions& options = {});
   ~NewtonSolver() override;
   std::string name() const override;

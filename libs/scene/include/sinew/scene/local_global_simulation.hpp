@@ -1,7 +1,7 @@
 /// @file
 /// @brief LocalGlobalSimulation: a SolidScene (or a ClothScene) stepped by
 /// LocalGlobalIntegrator behind the Simulation interface, with per-step scalars, per-body VTK
-/// frames (velocity, contact force, stress) and obstacles to render.
+/// frames (velocity, contact force, stress) and obstacles to draw.
 #pragma once
 
 #include <cstddef>
@@ -53,12 +53,10 @@ class LocalGlobalSimulation : public Simulation {
  public:
   /// Builds the integrator for @p scene on @p backend (which must outlive this). @p bodies split
   /// the description into named bodies for output_meshes() (contiguous, in order, covering every
-  /// vertex); empty = one body named after the scene. @p patch_size: side of the checkered patch
-  /// that renders each half-space (m); <= 0 = 3 times the rest bounding box's largest side.
+  /// vertex); empty = one body named after the scene.
   /// @throws sinew::Error as LocalGlobalIntegrator's constructor, or when @p bodies do not cover
   ///         the description's vertices and elements in order.
-  LocalGlobalSimulation(Backend& backend, SolidScene scene, std::vector<LocalGlobalBody> bodies = {},
-                        double patch_size = 0.0);
+  LocalGlobalSimulation(Backend& backend, SolidScene scene, std::vector<LocalGlobalBody> bodies = {});
   ~LocalGlobalSimulation() override;
 
   std::string name() const override;                       ///< the scene's name
@@ -69,13 +67,13 @@ class LocalGlobalSimulation : public Simulation {
   std::vector<std::string> scalar_names() const override;  ///< see the class comment
   StepOutcome step() override;                             ///< driver, then one L-G step
   std::vector<OutputMesh> output_meshes() const override;  ///< one per body (class comment)
-  std::vector<RenderMesh> render_extras() const override;  ///< obstacles at their current poses
+  std::vector<Obstacle> obstacles() const override;        ///< at their current poses, hidden ones left out
   void save(std::ostream& out) const override;             ///< the integrator's state
   /// Reads what save() wrote; the last step's report is cleared (contact forces read 0 until the
   /// next step). @throws sinew::Error as LocalGlobalIntegrator::restore().
   void restore(std::istream& in) override;
 
-  /// Leaves obstacle @p k out of render_extras(), e.g. a stand-in that follows a body drawn
+  /// Leaves obstacle @p k out of obstacles(), e.g. a stand-in that follows a body drawn
   /// already. @throws sinew::Error when k is out of range.
   void hide_obstacle(std::size_t k);
   /// The integrator (read-only: e.g. positions, masses, obstacles).

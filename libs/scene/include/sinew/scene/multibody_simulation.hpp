@@ -93,7 +93,7 @@ class MultibodySimulation final : public Simulation {
   std::vector<std::string> scalar_names() const override;
   StepOutcome step() override;
   std::vector<OutputMesh> output_meshes() const override;
-  std::vector<RenderMesh> render_extras() const override;
+  std::vector<Obstacle> obstacles() const override { return scene_.obstacles; }  ///< static
   void save(std::ostream& out) const override;
   void restore(std::istream& in) override;
 

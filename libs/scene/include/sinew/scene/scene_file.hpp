@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sinew/core/backend.hpp"
-#include "sinew/scene/mesh_render.hpp"
+#include "sinew/render/mesh_render.hpp"
 #include "sinew/scene/simulation.hpp"
 
 namespace sinew::scene {
@@ -28,7 +28,7 @@ struct OutputSettings {
   int png_every = 0;                ///< PNG snapshot every this many steps; 0 = none
   int png_width = 960;              ///< snapshot width (pixels)
   int png_height = 600;             ///< snapshot height (pixels)
-  RenderCamera camera;              ///< snapshot camera (auto-framed by default)
+  render::RenderCamera camera;      ///< snapshot camera (auto-framed by default)
   int checkpoint_every = 0;         ///< checkpoint every this many steps; 0 = none
   std::vector<long> checkpoint_at;  ///< and at these steps
 };

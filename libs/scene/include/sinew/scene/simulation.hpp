@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/core/config.hpp"
-#include "sinew/scene/mesh_render.hpp"
 #include "sinew/scene/vtk_writer.hpp"
 
 namespace sinew::scene {
@@ -69,9 +69,9 @@ class Simulation {
   virtual StepOutcome step() = 0;
   /// The current state of every body, for VTK output and snapshots.
   virtual std::vector<OutputMesh> output_meshes() const = 0;
-  /// Obstacles (and rigid shapes not in output_meshes) as triangle meshes at their current poses,
-  /// for snapshots; half-spaces as a finite checkered patch under the scene.
-  virtual std::vector<RenderMesh> render_extras() const = 0;
+  /// The obstacles at their current poses, those that stand in for a body already in
+  /// output_meshes() left out: what a picture of the scene shows besides its bodies.
+  virtual std::vector<Obstacle> obstacles() const = 0;
   /// Writes everything the next steps depend on (positions, velocities, time, driven targets,
   /// obstacle poses, warm starts), doubles as raw bits: restore() then continues bit for bit.
   virtual void save(std::ostream& out) const = 0;

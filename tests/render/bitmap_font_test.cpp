@@ -1,4 +1,4 @@
-#include "sinew/scene/bitmap_font.hpp"
+#include "sinew/render/bitmap_font.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene::scene_bitmap_font_test {
+namespace sinew::render::render_bitmap_font_test {
 namespace {
 
 const Rgb kWhite{255, 255, 255}, kBlack{0, 0, 0};
@@ -76,4 +76,4 @@ TEST(BitmapFont, ClipsAtTheImageBorderAndChecksTheScale) {
 }
 
 }  // namespace
-}  // namespace sinew::scene::scene_bitmap_font_test
+}  // namespace sinew::render::render_bitmap_font_test

@@ -1,10 +1,10 @@
-#include "sinew/scene/bitmap_font.hpp"
+#include "sinew/render/bitmap_font.hpp"
 
 #include <cstdint>
 
 #include "sinew/core/error.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 namespace {
 
 // The classic 5x7 LCD font, one glyph per line: 5 columns, left to right, bit 0 the top row;
@@ -150,4 +150,4 @@ void draw_text_vertical(Image& image, int x, int y, const std::string& text, Rgb
   }
 }
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

@@ -12,9 +12,9 @@
 
 #include "sinew/core/config.hpp"
 #include "sinew/core/small_matrix.hpp"
-#include "sinew/scene/image.hpp"
+#include "sinew/render/image.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 
 /// One coloured triangle mesh of a snapshot (a body's surface, a ground plane, an obstacle).
 struct RenderMesh {
@@ -85,4 +85,4 @@ std::size_t render_memory_bytes(int width, int height);
 std::vector<RenderMesh> checker_ground(const Vec3& center, double z, double size, int n, Rgb a = Rgb{214, 214, 208},
                                        Rgb b = Rgb{190, 190, 184});
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

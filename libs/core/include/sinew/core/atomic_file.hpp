@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace sinew::scene {
+namespace sinew {
 
 /// Writes @p bytes to @p path atomically, creating the parent folder if needed. On any failure
 /// the temporary is removed, an existing @p path is left as it was, and sinew::Error names the
@@ -20,4 +20,4 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 /// ("is a folder, expected WHAT") or a read fails.
 std::string read_file(const std::filesystem::path& path, const std::string& what);
 
-}  // namespace sinew::scene
+}  // namespace sinew

@@ -1,4 +1,4 @@
-#include "sinew/scene/line_chart.hpp"
+#include "sinew/render/line_chart.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,9 +10,9 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/scene/bitmap_font.hpp"
+#include "sinew/render/bitmap_font.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 namespace {
 
 const Rgb kInk{40, 40, 40}, kFrame{90, 90, 90}, kGrid{225, 225, 225}, kMinorGrid{242, 242, 242};
@@ -483,4 +483,4 @@ LineChart render_chart(const ChartSpec& spec) {
   return out;
 }
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

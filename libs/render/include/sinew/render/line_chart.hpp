@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sinew/scene/image.hpp"
+#include "sinew/render/image.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 
 /// One named curve: points (x[i], y[i]) joined in order. A point with a NaN or infinite
 /// coordinate, or a non-positive one on a logarithmic axis, is skipped and breaks the line there.
@@ -86,4 +86,4 @@ std::vector<double> nice_ticks(double lo, double hi, int target, double* step = 
 /// labels of one axis share a style.
 std::string format_tick(double v, double step, double largest);
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

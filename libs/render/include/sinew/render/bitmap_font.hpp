@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "sinew/scene/image.hpp"
+#include "sinew/render/image.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 
 /// Glyph cell width in pixels at scale 1 (5 columns of ink and 1 of spacing).
 constexpr int kGlyphAdvance = 6;
@@ -36,4 +36,4 @@ void draw_text(Image& image, int x, int y, const std::string& text, Rgb color, i
 /// top-left corner at (x, y). @throws sinew::Error when scale < 1.
 void draw_text_vertical(Image& image, int x, int y, const std::string& text, Rgb color, int scale = 1);
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

@@ -1,4 +1,4 @@
-#include "sinew/scene/image.hpp"
+#include "sinew/render/image.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene::scene_image_test {
+namespace sinew::render::render_image_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -177,4 +177,4 @@ TEST(Png, WithoutLibpngTheFunctionsSaySo) {
 }
 
 }  // namespace
-}  // namespace sinew::scene::scene_image_test
+}  // namespace sinew::render::render_image_test

@@ -1,4 +1,4 @@
-#include "sinew/scene/mesh_render.hpp"
+#include "sinew/render/mesh_render.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 
-namespace sinew::scene {
+namespace sinew::render {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -418,4 +418,4 @@ std::vector<RenderMesh> checker_ground(const Vec3& center, double z, double size
   return out;
 }
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

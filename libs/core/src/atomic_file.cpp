@@ -1,4 +1,4 @@
-#include "sinew/scene/atomic_file.hpp"
+#include "sinew/core/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "sinew/core/error.hpp"
 
-namespace sinew::scene {
+namespace sinew {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   std::error_code ec;
@@ -49,4 +49,4 @@ std::string read_file(const std::filesystem::path& path, const std::string& what
   return bytes;
 }
 
-}  // namespace sinew::scene
+}  // namespace sinew

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace sinew::scene {
+namespace sinew::render {
 
 /// An 8-bit sRGB colour.
 struct Rgb {
@@ -89,4 +89,4 @@ void write_png(const Image& image, const std::string& path);
 /// corrupt, or when sinew was built without libpng.
 Image read_png(const std::string& path);
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

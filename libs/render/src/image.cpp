@@ -1,4 +1,4 @@
-#include "sinew/scene/image.hpp"
+#include "sinew/render/image.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
-#include "sinew/scene/atomic_file.hpp"
 
 #ifdef SINEW_WITH_PNG
 #include <png.h>
@@ -17,7 +17,7 @@
 #include <csetjmp>
 #endif
 
-namespace sinew::scene {
+namespace sinew::render {
 
 namespace {
 // Large enough for any chart or snapshot, small enough that a corrupt header claiming billions of
@@ -253,4 +253,4 @@ Image read_png(const std::string& path) {
 
 #endif
 
-}  // namespace sinew::scene
+}  // namespace sinew::render

@@ -1,4 +1,4 @@
-#include "sinew/scene/line_chart.hpp"
+#include "sinew/render/line_chart.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "expect_error.hpp"
 
-namespace sinew::scene::scene_line_chart_test {
+namespace sinew::render::render_line_chart_test {
 namespace {
 
 const Rgb kWhite{255, 255, 255};
@@ -278,4 +278,4 @@ TEST(LineChart, BadSpecsAreRefused) {
 }
 
 }  // namespace
-}  // namespace sinew::scene::scene_line_chart_test
+}  // namespace sinew::render::render_line_chart_test

@@ -1,4 +1,4 @@
-#include "sinew/scene/mesh_render.hpp"
+#include "sinew/render/mesh_render.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,13 @@
 #include "expect_error.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
-namespace sinew::scene::scene_mesh_render_test {
+namespace sinew::render::render_mesh_render_test {
 namespace {
 
 const Rgb kBlack{0, 0, 0};
 
 RenderMesh box(const Vec3& lo, const Vec3& hi, Rgb color) {
-  const TriangleMesh s = boundary_triangles(box_tet_mesh(lo, hi, 1, 1, 1));
+  const scene::TriangleMesh s = scene::boundary_triangles(scene::box_tet_mesh(lo, hi, 1, 1, 1));
   RenderMesh m;
   m.vertices = s.vertices;
   m.triangles = s.triangles;
@@ -129,9 +129,9 @@ TEST(MeshRender, ABodyCastsItsShadowAlongTheLight) {
 
 // A bent bar with its edges drawn over a checkered ground, auto-framed in @p width x @p height.
 RenderSpec bent_bar_scene(int width, int height) {
-  TetMesh bar = box_tet_mesh(Vec3{{0, -0.05, -0.05}}, Vec3{{1, 0.05, 0.05}}, 10, 2, 2);
+  scene::TetMesh bar = scene::box_tet_mesh(Vec3{{0, -0.05, -0.05}}, Vec3{{1, 0.05, 0.05}}, 10, 2, 2);
   for (Vec3& v : bar.vertices) v[2] -= 0.1 * v[0] * v[0];
-  const TriangleMesh s = boundary_triangles(bar);
+  const scene::TriangleMesh s = scene::boundary_triangles(bar);
   RenderSpec spec;
   spec.width = width;
   spec.height = height;
@@ -225,4 +225,4 @@ TEST(MeshRender, CheckedInputs) {
 }
 
 }  // namespace
-}  // namespace sinew::scene::scene_mesh_render_test
+}  // namespace sinew::render::render_mesh_render_test

@@ -10,10 +10,10 @@
 
 #include "json_fields.hpp"  // the scene library's checked JSON reader (libs/scene/src)
 #include "sinew/backends/registry.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/ensemble/sweep_runner.hpp"
-#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 
 namespace sinew::ensemble {

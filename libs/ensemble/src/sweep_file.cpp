@@ -11,9 +11,9 @@
 #include <set>
 
 #include "json_fields.hpp"  // the scene library's checked JSON reader (libs/scene/src)
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::ensemble {
 namespace {

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "sinew/backends/registry.hpp"
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::ensemble {
 namespace {

@@ -9,9 +9,9 @@
 #include <iterator>
 #include <sstream>
 
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/core/atomic_file.hpp"
 #include "sinew/scene/runner.hpp"
 
 namespace sinew::scene {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <system_error>
 
-#include "sinew/core/error.hpp"
 #include "sinew/core/atomic_file.hpp"
+#include "sinew/core/error.hpp"
 #include "sinew/scene/file_names.hpp"
 
 namespace sinew::scene::detail {

@@ -11,8 +11,8 @@
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
 #include "sinew/backends/registry.hpp"
-#include "sinew/core/error.hpp"
 #include "sinew/core/atomic_file.hpp"
+#include "sinew/core/error.hpp"
 #include "sinew/scene/file_names.hpp"
 
 namespace sinew::scene {

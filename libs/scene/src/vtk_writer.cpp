@@ -8,9 +8,9 @@
 #include <sstream>
 #include <utility>
 
+#include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/core/atomic_file.hpp"
 
 namespace sinew::scene {
 namespace {

@@ -1,7 +1,7 @@
 // Cable length, its gradient (the bilateral row of H) and the checks of the cables of a
 // LocalGlobalDescription (seed Sec. 7.8: cable constraints as bilateral rows of eq. (18)).
-#include "sinew/integrators/local_global_cable.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/integrators/local_global_cable.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@ endif()
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(CHOLMOD REQUIRED)  # sparse Cholesky of sinew::linalg (apt-get install libsuitesparse-dev)
-# PNG pictures (charts, mesh snapshots) of sinew::scene; optional: without libpng the library still
+# PNG pictures (charts, mesh snapshots) of sinew::render; optional: without libpng the library still
 # builds and its PNG functions throw a sinew::Error that says so (apt-get install libpng-dev).
 find_package(PNG QUIET)
 find_package(nlohmann_json 3 REQUIRED)  # scene files of sinew::scene (apt-get install nlohmann-json3-dev)

@@ -21,6 +21,7 @@
 #include "run_support.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/core/atomic_file.hpp"
+#include "sinew/render/png_snapshots.hpp"
 #include "sinew/scene/runner.hpp"
 #include "sinew/scene/scene_file.hpp"
 
@@ -82,6 +83,7 @@ int run_scene(const std::string& command, const scene::SceneFile& scene, std::ui
   run.outputs.png_every = o.integer("png-every", run.outputs.png_every, 0, 1000000000);
   if (png && run.outputs.png_every == 0) run.outputs.png_every = run.outputs.every;
   run.outputs.checkpoint_every = o.integer("checkpoint-every", run.outputs.checkpoint_every, 0, 1000000000);
+  if (run.outputs.png_every > 0) run.snapshots = render::png_snapshots(run.outputs);
   if (o.has("resume")) run.resume = std::filesystem::path(o.str("resume", ""));
   // scene.name is checked (scene::is_safe_file_name): the default folder stays under results/.
   run.out_dir = o.str("out", (std::filesystem::path("results") / scene.name).string());

@@ -18,6 +18,8 @@
 
 #include "expect_error.hpp"
 #include "quick_tests.hpp"
+#include "sinew/render/image.hpp"
+#include "sinew/render/png_snapshots.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene::scene_runner_test {
@@ -397,6 +399,7 @@ TEST(Runner, SnapshotsFromOneFixedCamera) {
   o.outputs.png_every = 15;
   o.outputs.png_width = 160;
   o.outputs.png_height = 100;
+  o.snapshots = render::png_snapshots(o.outputs);
   const RunResult r = run_simulation(sim, o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.snapshots, 3);
@@ -490,6 +493,7 @@ TEST(Runner, AFrameASnapshotAndACheckpointOfOneStepShareItsNumber) {
   o.outputs.png_height = 30;
   o.outputs.checkpoint_every = 5;
   o.outputs.obj = true;
+  o.snapshots = render::png_snapshots(o.outputs);
   ASSERT_TRUE(run_simulation(sim, o).ok());
   for (const char* step : {"000005", "000010"}) {
     const std::string s = step;
@@ -508,13 +512,44 @@ TEST(Runner, PngSizesThisMachineCannotServeAreRefusedBeforeAnyOutput) {
   o.outputs.png_every = 1;
   o.outputs.png_width = 4096;
   o.outputs.png_height = 4096;
-  o.memory_bytes = std::size_t{100} << 20;  // a 100 MB machine: 4096^2 needs ~0.2 GB
-  EXPECT_SINEW_ERROR(run_simulation(sim, o), "4096 x 4096", "png_width");
-  EXPECT_FALSE(fs::exists(out));
+  // A 100 MB machine: 4096^2 needs ~0.2 GB.
+  EXPECT_SINEW_ERROR(render::png_snapshots(o.outputs, std::size_t{100} << 20), "4096 x 4096", "png_width");
   o.outputs.png_width = o.outputs.png_height = 16385;
-  o.memory_bytes = 0;
+  EXPECT_SINEW_ERROR(render::png_snapshots(o.outputs), "16385", "1..16384");
+  o.snapshots = [](const std::vector<TriangleMesh>&, const std::vector<Obstacle>&, const fs::path&) {};
   EXPECT_SINEW_ERROR(run_simulation(sim, o), "16385", "1..16384");
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Runner, SnapshotsAreDrawnByTheWriterItIsGivenAndNeedOne) {
+  const fs::path out = scratch("png_writer");
+  FakeSimulation sim;
+  RunOptions o = options(out, 10);
+  o.outputs.png_every = 4;
+  EXPECT_SINEW_ERROR(run_simulation(sim, o), "png_every = 4", "RunOptions::snapshots", "render::png_snapshots");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(sim.steps(), 0);
+  // The writer sees every body's surface (the block's 12 boundary triangles, the sheet's 2), the
+  // simulation's obstacles and the file it is to write, at steps 0, 4, 8 and the last.
+  std::vector<std::string> files;
+  o.snapshots = [&](const std::vector<TriangleMesh>& bodies, const std::vector<Obstacle>& obstacles,
+                    const fs::path& png) {
+    EXPECT_EQ(bodies.size(), 2u);
+    if (bodies.size() == 2) {
+      EXPECT_EQ(bodies[0].triangles.size(), 12u);
+      EXPECT_EQ(bodies[0].vertices.size(), 8u);
+      EXPECT_EQ(bodies[1].triangles.size(), 2u);
+    }
+    EXPECT_EQ(obstacles.size(), sim.obstacles().size());
+    files.push_back(fs::relative(png, out).generic_string());
+  };
+  const RunResult r = run_simulation(sim, o);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.snapshots, 4);
+  EXPECT_EQ(files, (std::vector<std::string>{"png/step_000000.png", "png/step_000004.png", "png/step_000008.png",
+                                             "png/step_000010.png"}));
+  // Each one is in the manifest (the writer's file is the run's: --overwrite removes it).
+  EXPECT_NE(read_text(out / "sinew_run.txt").find("\n8 png/step_000008.png\n"), std::string::npos);
 }
 
 // The largest documented snapshot, 16384 x 16384, is served: drawn band by band it needs about
@@ -528,6 +563,7 @@ TEST(Runner, TheLargestDocumentedPngSizeIsServed) {
   o.outputs.vtu = false;
   o.outputs.png_every = 1;
   o.outputs.png_width = o.outputs.png_height = 16384;
+  o.snapshots = render::png_snapshots(o.outputs);
   const RunResult r = run_simulation(sim, o);
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_EQ(r.snapshots, 2);  // the initial state and step 1

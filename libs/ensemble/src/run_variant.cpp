@@ -14,6 +14,7 @@
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/ensemble/sweep_runner.hpp"
+#include "sinew/render/png_snapshots.hpp"
 #include "sinew/scene/runner.hpp"
 
 namespace sinew::ensemble {
@@ -92,6 +93,7 @@ VariantResult run_variant(const SweepFile& sweep, const Variant& variant, const 
     run.steps = sf.steps;
     run.outputs = sf.outputs;
     run.scene_hash = r.fingerprint;
+    if (run.outputs.png_every > 0) run.snapshots = render::png_snapshots(run.outputs);
     const scene::RunResult rr = scene::run_simulation(*sim, run, [&](const scene::RunProgress& p) {
       for (std::size_t k = 0; k < acc.size(); ++k) {
         Accumulator& a = acc[k];

@@ -11,16 +11,11 @@
 #include <limits>
 #include <system_error>
 
-#include <unistd.h>
-
 #include "run_folder.hpp"
 #include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
-#include "sinew/render/image.hpp"
-#include "sinew/render/mesh_render.hpp"
-#include "sinew/render/snapshot.hpp"
 #include "sinew/scene/file_names.hpp"
 #include "sinew/scene/mesh_io.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
@@ -171,7 +166,9 @@ class RunWriter {
       ++result_.frames;
     }
     if (snapshot) {
-      render::write_png(render(meshes), (o_.out_dir / "png" / png_file(step)).string());
+      std::vector<TriangleMesh> surfaces;
+      for (std::size_t b = 0; b < meshes.size(); ++b) surfaces.push_back(surface(b, meshes[b]));
+      o_.snapshots(surfaces, sim_.obstacles(), o_.out_dir / "png" / png_file(step));
       last_snapshot_ = step;
       ++result_.snapshots;
     }
@@ -247,28 +244,6 @@ class RunWriter {
     return s;
   }
 
-  // The snapshot of @p meshes and the simulation's obstacles (render/snapshot.hpp); the ground
-  // patch and the camera are fixed at the run's first snapshot.
-  render::Image render(const std::vector<OutputMesh>& meshes) {
-    render::RenderSpec spec;
-    spec.width = out_.png_width;
-    spec.height = out_.png_height;
-    for (std::size_t b = 0; b < meshes.size(); ++b) {
-      TriangleMesh s = surface(b, meshes[b]);
-      render::RenderMesh r;
-      r.vertices = std::move(s.vertices);
-      r.triangles = std::move(s.triangles);
-      r.color = render::body_color(b);
-      spec.meshes.push_back(std::move(r));
-    }
-    if (!ground_) ground_ = render::ground_under(spec.meshes);
-    for (render::RenderMesh& r : render::obstacle_meshes(sim_.obstacles(), *ground_))
-      spec.meshes.push_back(std::move(r));
-    if (!camera_) camera_ = render::frame_camera(out_.camera, spec.meshes, meshes.size());
-    spec.camera = *camera_;
-    return render::render_meshes(spec);
-  }
-
   Simulation& sim_;
   const RunOptions& o_;
   const OutputSettings& out_;
@@ -282,27 +257,9 @@ class RunWriter {
   std::vector<PvdSeries> series_;                            // (n_bodies) when vtu
   std::vector<std::vector<std::array<Index, 3>>> surfaces_;  // (n_bodies) surface triangles
   std::vector<bool> have_surface_;                           // (n_bodies)
-  std::optional<render::GroundPatch> ground_;                // fixed at the first snapshot
-  std::optional<render::RenderCamera> camera_;               // fixed at the first snapshot
   long first_step_ = 0;                                      // Simulation::steps() when the run started
   long last_frame_ = -1, last_snapshot_ = -1, last_checkpoint_ = -1;
 };
-
-// The memory this process can count on (bytes): the smaller of the physical memory and the
-// control group's limit (cgroup v2, then v1); 0 when neither is known.
-std::size_t machine_memory() {
-  std::size_t bytes = 0;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) bytes = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
-  for (const char* limit : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    std::ifstream in(limit);
-    unsigned long long v = 0;
-    if (in >> v && v > 0 && (bytes == 0 || v < bytes)) bytes = static_cast<std::size_t>(v);  // "max" reads nothing
-  }
-  return bytes;
-}
-
-std::string gigabytes(std::size_t bytes) { return number_text(static_cast<double>(bytes) / 1e9, 3) + " GB"; }
 
 void check_options(const RunOptions& o) {
   const OutputSettings& s = o.outputs;
@@ -317,16 +274,9 @@ void check_options(const RunOptions& o) {
     require(s.png_width >= 1 && s.png_width <= 16384 && s.png_height >= 1 && s.png_height <= 16384,
             "run: PNG size " + std::to_string(s.png_width) + " x " + std::to_string(s.png_height) +
                 " out of range (1..16384 per side)");
-    require(render::png_supported(),
-            "run: PNG snapshots asked for, but sinew was built without libpng (install libpng-dev)");
-    // Rendering, plus the encoded file at worst as large as the raw pixels.
-    const std::size_t need = render::render_memory_bytes(s.png_width, s.png_height) +
-                             3 * static_cast<std::size_t>(s.png_width) * static_cast<std::size_t>(s.png_height);
-    const std::size_t have = o.memory_bytes > 0 ? o.memory_bytes : machine_memory();
-    require(have == 0 || need <= have / 2, "run: PNG snapshots of " + std::to_string(s.png_width) + " x " +
-                                               std::to_string(s.png_height) + " pixels need about " + gigabytes(need) +
-                                               " to render and encode, more than half of the " + gigabytes(have) +
-                                               " this run can count on; choose a smaller png_width / png_height");
+    require(static_cast<bool>(o.snapshots), "run: PNG snapshots asked for (png_every = " + std::to_string(s.png_every) +
+                                                ") but RunOptions::snapshots is empty; pass a writer such as "
+                                                "render::png_snapshots(outputs)");
   }
   require(!o.out_dir.empty(), "run: the output folder name is empty");
 }

@@ -43,7 +43,7 @@ OutputSettings read_outputs(detail::JsonObject& root) {
     }
   }
   if (std::optional<detail::JsonObject> cam = obj->object("camera", true)) {
-    render::RenderCamera& c = o.camera;
+    SnapshotCamera& c = o.camera;
     c.direction = detail::read_vec3(*cam, "direction", c.direction);
     if (!(norm(c.direction) > 0.0)) cam->fail("direction", "expected a non-zero direction");
     c.up = detail::read_vec3(*cam, "up", c.up);

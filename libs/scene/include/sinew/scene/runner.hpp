@@ -20,8 +20,8 @@
 ///   step SSSSSS (a run resumed in the same folder continues the series).
 /// - `obj/<body>_SSSSSS.obj`: the body's surface at step SSSSSS (when OutputSettings::obj).
 /// - `png/step_SSSSSS.png`: a snapshot at step SSSSSS (every OutputSettings::png_every steps),
-///   from one camera fixed for the whole run (framed on the first snapshot), so the images form a
-///   steady movie: `ffmpeg -framerate 30 -pattern_type glob -i 'png/*.png' movie.mp4`.
+///   drawn by RunOptions::snapshots (render::png_snapshots(): one camera fixed for the whole run,
+///   so the images form a steady movie: `ffmpeg -framerate 30 -pattern_type glob -i 'png/*.png' movie.mp4`).
 /// - `checkpoints/step_SSSSSS.sinewckpt`: the state after step SSSSSS (see save_checkpoint()),
 ///   every OutputSettings::checkpoint_every steps, at OutputSettings::checkpoint_at, and, when
 ///   either is set, at the end or a stop, so that a run can always be continued.
@@ -35,10 +35,19 @@
 #include <string>
 #include <vector>
 
+#include "sinew/collision/obstacle.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
 #include "sinew/scene/scene_file.hpp"
 #include "sinew/scene/simulation.hpp"
 
 namespace sinew::scene {
+
+/// Draws one snapshot of a run into the file @p png: the bodies' surfaces (in output_meshes()
+/// order) and the obstacles at their poses. The runner knows nothing of pictures: sinew's renderer
+/// gives one (render::png_snapshots()), a user may pass their own. Called in step order; throws
+/// sinew::Error naming @p png when it cannot write it.
+using SnapshotWriter = std::function<void(const std::vector<TriangleMesh>& bodies,
+                                          const std::vector<Obstacle>& obstacles, const std::filesystem::path& png)>;
 
 /// What run_simulation() does and writes.
 struct RunOptions {
@@ -60,10 +69,8 @@ struct RunOptions {
   /// it was last written (0: at every output frame); it is always written at checkpoints, at a
   /// failure, a stop and the end. Bounds the cost of rewriting a long CSV at frequent frames.
   double csv_interval_seconds = 1.0;
-  /// Memory (bytes) the run may count on for PNG snapshots: a size whose rendering and encoding
-  /// need more than half of it is refused before anything is written. 0: this machine's memory
-  /// (the smaller of its physical memory and its control group's limit).
-  std::size_t memory_bytes = 0;
+  /// Draws the PNG snapshots; required when outputs.png_every > 0 (render::png_snapshots(outputs)).
+  SnapshotWriter snapshots;
 };
 
 /// What the progress callback sees after each step.
@@ -115,8 +122,8 @@ struct RunResult {
 /// @p progress after every step. A step that is not ok ends the run with Status::kFailed after
 /// writing run.csv (its row included); numerical trouble is reported, not thrown.
 /// @throws sinew::Error before anything is written when the options are invalid (steps not after
-///         the start, every < 1, PNG asked for without libpng or larger than this machine can
-///         render), the resume checkpoint cannot be loaded, or out_dir holds an earlier run and
+///         the start, every < 1, PNG asked for without a snapshot writer or larger than
+///         16384 pixels a side), the resume checkpoint cannot be loaded, or out_dir holds an earlier run and
 ///         overwrite is off; during the run only when an output cannot be written (naming the
 ///         file).
 RunResult run_simulation(Simulation& sim, const RunOptions& options, const ProgressCallback& progress = {});

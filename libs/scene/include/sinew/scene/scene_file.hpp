@@ -9,15 +9,32 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sinew/core/backend.hpp"
-#include "sinew/render/mesh_render.hpp"
+#include "sinew/core/small_matrix.hpp"
 #include "sinew/scene/simulation.hpp"
 
 namespace sinew::scene {
+
+/// Where a run's snapshots look from ("outputs/camera" of a scene file): a view description the
+/// snapshot writer (render::png_snapshots()) turns into its camera. By default it frames the scene.
+struct SnapshotCamera {
+  /// From the target towards the eye (need not be unit): front-right and above, a three-quarter view.
+  Vec3 direction{{1.0, -1.6, 0.9}};
+  Vec3 up{{0.0, 0.0, 1.0}};           ///< world direction shown upwards (z up, as sinew's gravity scenes)
+  std::optional<Vec3> target;         ///< point looked at; default: centre of the bodies' bounding box
+  bool perspective = true;            ///< false: orthographic (parallel) projection
+  double fov_degrees = 30.0;          ///< perspective: vertical field of view when not auto-framed
+  std::optional<double> distance;     ///< perspective: eye distance from the target; default: all in view
+  std::optional<double> view_height;  ///< orthographic: world height of the view when not auto-framed
+  /// Scale and centre the view on the first snapshot's bodies (overrides fov_degrees and view_height).
+  bool auto_frame = true;
+  double margin = 0.06;  ///< auto-framing: free border as a fraction of the image size on each side
+};
 
 /// What a run writes and when ("outputs" of a scene file; `sinew run` options override them).
 struct OutputSettings {
@@ -28,7 +45,7 @@ struct OutputSettings {
   int png_every = 0;                ///< PNG snapshot every this many steps; 0 = none
   int png_width = 960;              ///< snapshot width (pixels)
   int png_height = 600;             ///< snapshot height (pixels)
-  render::RenderCamera camera;      ///< snapshot camera (auto-framed by default)
+  SnapshotCamera camera;            ///< snapshot camera (auto-framed by default)
   int checkpoint_every = 0;         ///< checkpoint every this many steps; 0 = none
   std::vector<long> checkpoint_at;  ///< and at these steps
 };

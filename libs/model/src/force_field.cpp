@@ -20,6 +20,12 @@ void ElementLayout::add(const std::vector<Index>& element_dofs) {
 
 void ForceField::damping_values(const SystemState& /*s*/, double* /*values*/) const {}
 
+void ForceField::mass_values(const SystemState& /*s*/, double* /*values*/) const {
+  throw Error("ForceField::mass_values: the force field '" + name() + "' carries no mass (has_mass() is false)");
+}
+
+void ForceField::add_fictitious_forces(const SystemState& /*s*/, Eigen::VectorXd& /*f*/) const {}
+
 double ForceField::energy(const SystemState& /*s*/) const {
   throw Error("ForceField::energy: the force field '" + name() + "' is not conservative (is_conservative() is false)");
 }

@@ -81,6 +81,12 @@ struct MechanicalSystem::Plan {
   std::vector<std::size_t> value_offset;  // (fields + 1) offsets of each field's values
   std::unique_ptr<AssemblyPlan> assembly;
   mutable std::vector<double> contributions, values;  // workspaces, sized once
+  // The mass matrix when a field carries mass (masses on mapped points): the components' blocks,
+  // then each such field's blocks; null when no field does (M stays block diagonal).
+  std::vector<const ForceField*> mass_fields;
+  std::vector<std::size_t> mass_values;  // (mass fields) values each writes
+  std::unique_ptr<AssemblyPlan> mass_assembly;
+  mutable std::vector<double> mass_contributions;
 };
 
 MechanicalSystem::MechanicalSystem() : gravity_field_(std::make_shared<GravityField>(*this)) {}
@@ -344,8 +350,28 @@ void MechanicalSystem::advance_positions(const Eigen::VectorXd& q0, const Eigen:
 }
 
 void MechanicalSystem::mass_matrix_at(const SystemState& s, CsrMatrix& M) const {
-  // Block diagonal: the pattern is rebuilt in place (no planning needed, rows are independent).
+  const Plan& p = plan();
   M.rows = M.cols = num_velocities_;
+  if (p.mass_assembly) {
+    // Components' blocks, then the mass fields' blocks (J^T m J of masses on mapped points).
+    double* out = p.mass_contributions.data();
+    std::fill(p.mass_contributions.begin(), p.mass_contributions.end(), 0.0);
+    auto put = [&out](const auto& block) {  // row-major, the order of the planned positions
+      for (Eigen::Index r = 0; r < block.rows(); ++r)
+        for (Eigen::Index c = 0; c < block.cols(); ++c) *out++ = block(r, c);
+    };
+    for (Index i = 0; i < num_particles(); ++i) put(particle_mass_block(i));
+    for (Index b = 0; b < num_bodies(); ++b) put(body_mass_block(s, b));
+    for (std::size_t k = 0; k < p.mass_fields.size(); ++k) {
+      p.mass_fields[k]->mass_values(s, out);
+      out += p.mass_values[k];
+    }
+    M.row_ptr = p.mass_assembly->row_ptr();
+    M.col_idx = p.mass_assembly->col_idx();
+    p.mass_assembly->assemble(p.mass_contributions.data(), M.values);
+    return;
+  }
+  // Block diagonal: the pattern is rebuilt in place (no planning needed, rows are independent).
   M.row_ptr.assign(1, 0);
   M.col_idx.clear();
   M.values.clear();
@@ -385,6 +411,7 @@ void MechanicalSystem::forces_at(const SystemState& s, ForcePart part, Eigen::Ve
     for (const auto& field : fields_) field->add_forces(s, f);
   }
   if (part != ForcePart::kElastic) {
+    for (const auto& field : fields_) field->add_fictitious_forces(s, f);
     for (Index b = 0; b < num_bodies(); ++b) {
       const Wrench g = fictitious_force(rotate_inertia(bodies_[b].inertia, s.bodies[b].R), s.bodies[b].w);
       for (int c = 0; c < 3; ++c) {
@@ -419,6 +446,31 @@ const MechanicalSystem::Plan& MechanicalSystem::plan() const {
   }
   p->assembly = std::make_unique<AssemblyPlan>(num_velocities_, num_velocities_, positions);
   p->contributions.resize(positions.size());
+  for (const auto& f : fields_)
+    if (f->has_mass()) p->mass_fields.push_back(f.get());
+  if (!p->mass_fields.empty()) {
+    std::vector<Position> mass_positions;
+    auto add_block = [&](const std::vector<Index>& dofs) {
+      for (Index a : dofs)
+        for (Index b : dofs) mass_positions.push_back({a, b});
+    };
+    for (Index i = 0; i < num_particles(); ++i)
+      add_block({particle_vel_[i], particle_vel_[i] + 1, particle_vel_[i] + 2});
+    for (Index b = 0; b < num_bodies(); ++b) {
+      std::vector<Index> dofs;
+      for (int c = 0; c < 6; ++c) dofs.push_back(body_vel_[b] + c);
+      add_block(dofs);
+    }
+    for (const ForceField* f : p->mass_fields) {
+      ElementLayout L;
+      f->layout(*this, L);
+      for (Index e = 0; e < L.size(); ++e)
+        add_block(std::vector<Index>(L.dofs.begin() + L.offsets[e], L.dofs.begin() + L.offsets[e + 1]));
+      p->mass_values.push_back(L.value_count());
+    }
+    p->mass_assembly = std::make_unique<AssemblyPlan>(num_velocities_, num_velocities_, mass_positions);
+    p->mass_contributions.resize(mass_positions.size());
+  }
   plan_ = std::move(p);
   return *plan_;
 }

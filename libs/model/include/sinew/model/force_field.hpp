@@ -60,6 +60,18 @@ class ForceField {
   /// caller; the default leaves them zero: no damping).
   virtual void damping_values(const SystemState& s, double* values) const;
 
+  /// True when the field carries inertia (masses on mapped points, SOFA's "Mass" is such a field):
+  /// its mass_values() blocks join the system's mass matrix.
+  virtual bool has_mass() const { return false; }
+
+  /// Writes the mass blocks in layout order into @p values (zeroed by the caller); throws
+  /// sinew::Error unless has_mass().
+  virtual void mass_values(const SystemState& s, double* values) const;
+
+  /// Adds the velocity-product (fictitious) forces of the field's inertia, -J^T M Jdot u, to @p f
+  /// (ForcePart::kGyroscopic; the default adds none).
+  virtual void add_fictitious_forces(const SystemState& s, Eigen::VectorXd& f) const;
+
   /// True when the forces at zero velocity are -dV/dq of energy() (velocity terms pure damping).
   virtual bool is_conservative() const { return false; }
 

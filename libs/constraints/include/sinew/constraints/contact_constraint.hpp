@@ -14,19 +14,32 @@
 /// tangents. With assemble_step_problem() (constraint.hpp) the normal row then reads
 /// u_n = n . (v_A - v_B) + gap / h >= 0: the linearized gap at the end of the step stays open.
 ///
+/// Contact points (particles, e.g. the surface vertices of an FEM body, and mapped points, e.g. a
+/// finer collision surface embedded in its tets) touch the obstacles and the rigid colliders; on
+/// a collider both sides move and the block's rows carry both (an FEM body resting on a free
+/// rigid box pushes it down). A mapped point's J_A is its mapping Jacobian sum_k w_k J_k
+/// (compliant-constraints: a constraint on a mapped state is G_x J).
+///
+/// Friction is per pair of surface materials: every obstacle, collider and set of contact points
+/// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
+/// pairs not set use ContactOptions::mu.
+///
 /// Order (deterministic): first every rigid collider against every obstacle (colliders in the
 /// order added, obstacles in the order added), then every pair of colliders (i < k, A = i,
-/// B = k), then every particle of every particle set against every obstacle; within a pair, the
-/// pair function's order.
+/// B = k), then each particle of each particle set against every obstacle and then every
+/// collider, then each mapped point of each set alike; within a pair, the pair function's order.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sinew/collision/narrow_phase.hpp"
 #include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
 #include "sinew/constraints/constraint.hpp"
+#include "sinew/model/mapped_points.hpp"
 
 namespace sinew::constraints {
 
@@ -48,43 +61,66 @@ struct ContactOptions {
 /// A rigid collider: an analytic shape fixed in a rigid body, centred at the body origin with
 /// the body's axes (the shape's local frame is the body frame).
 struct BodyCollider {
-  Index body = -1;  ///< rigid-body index in the system
-  Shape shape;      ///< shape in body coordinates
+  Index body = -1;     ///< rigid-body index in the system
+  Shape shape;         ///< shape in body coordinates
+  Index material = 0;  ///< surface material (friction pairs)
 };
 
-/// Contact between rigid colliders, particles and static obstacles, all with one friction
-/// coefficient: one contact block (n, t1, t2) per contact point (see the file comment).
+/// Contact between rigid colliders, contact points (particles, mapped points) and static
+/// obstacles, friction per pair of materials: one contact block (n, t1, t2) per contact point
+/// (see the file comment).
 class ContactConstraint final : public Constraint {
  public:
   /// A contact constraint named @p name with @p params (checked: sinew::Error when invalid).
   explicit ContactConstraint(const ContactOptions& params = {}, std::string name = "contact");
 
-  /// Adds a static obstacle; returns its index.
-  Index add_obstacle(const Shape& shape, const Pose& pose);
+  /// Adds a static obstacle of surface material @p material; returns its index.
+  Index add_obstacle(const Shape& shape, const Pose& pose, Index material = 0);
   /// Adds a collider @p shape carried by rigid body @p body; returns its index.
-  Index add_body_collider(Index body, const Shape& shape);
-  /// Adds the particles [first, first + count) as contact points against the obstacles (e.g. the
-  /// vertices of a deformable body from scene::add_deformable_body()). Throws sinew::Error when
-  /// first or count is negative.
-  void add_particles(Index first, Index count);
+  Index add_body_collider(Index body, const Shape& shape, Index material = 0);
+  /// Adds the particles [first, first + count) as contact points against the obstacles and the
+  /// colliders (e.g. the vertices of a deformable body from scene::add_deformable_body()).
+  /// Throws sinew::Error when first or count is negative.
+  void add_particles(Index first, Index count, Index material = 0);
+  /// Adds the mapped points @p points (over the constrained system) as contact points against the
+  /// obstacles and the colliders. Throws sinew::Error for null points.
+  void add_points(std::shared_ptr<const model::MappedPoints> points, Index material = 0);
+  /// Sets the friction coefficient between materials @p a and @p b (either order; finite, >= 0).
+  void set_friction(Index a, Index b, double mu);
+  /// The friction coefficient between materials @p a and @p b.
+  double friction(Index a, Index b) const;
 
   /// The parameters in use.
   const ContactOptions& params() const { return params_; }
-  /// Sets the friction coefficient of every contact (checked like ContactOptions::mu).
+  /// Sets the friction coefficient of every pair not given by set_friction() (checked like
+  /// ContactOptions::mu).
   void set_mu(double mu);
 
   std::string name() const override { return name_; }
-  /// Throws sinew::Error for a collider body or particle missing from @p system, or a shape pair
-  /// (collider-obstacle, collider-collider) without a contact function.
+  /// Throws sinew::Error for a collider body or particle missing from @p system, mapped points of
+  /// another system, or a shape pair (collider-obstacle, collider-collider) without a contact
+  /// function.
   void check(const model::MechanicalSystem& system) const override;
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 
  private:
+  // A set of contact points: a particle range or mapped points.
+  struct PointSet {
+    Index first = 0, count = 0;                         // particles [first, first + count)
+    std::shared_ptr<const model::MappedPoints> mapped;  // or these
+    Index material = 0;
+  };
+  // Contacts of the point x (side A = @p a) against every obstacle and collider.
+  void add_point_contacts(const model::SystemState& s, const model::MappedPoint& a, const Vec3& x, Index material,
+                          ConstraintRows& out) const;
+
   ContactOptions params_;
   std::string name_;
   std::vector<Obstacle> obstacles_;
+  std::vector<Index> obstacle_materials_;  // (obstacles)
   std::vector<BodyCollider> colliders_;
-  std::vector<std::pair<Index, Index>> particle_ranges_;  // (first, count) per add_particles() call
+  std::vector<PointSet> particle_sets_, mapped_sets_;
+  std::vector<std::pair<std::pair<Index, Index>, double>> friction_;  // ((a <= b), mu) set by set_friction()
 };
 
 }  // namespace sinew::constraints

@@ -6,8 +6,10 @@
 #include <cmath>
 
 #include "contact_scenes.hpp"
+#include "expect_error.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
+#include "sinew/integrators/theta_method.hpp"
 
 namespace sinew::physics_contact_step_test {
 namespace {
@@ -28,6 +30,29 @@ TEST(ContactStep, WithoutContactsIsImplicitEuler) {
   EXPECT_EQ(s.state.q, reference.q);
   EXPECT_EQ(s.state.u, reference.u);
   EXPECT_EQ(s.state.t, reference.t);
+}
+
+// With a theta-method free motion (any preset) and no contact, the step is that theta-method step.
+TEST(ContactStep, WithoutContactsAndAThetaIsThatThetaMethod) {
+  for (integrators::ThetaPreset preset :
+       {integrators::ThetaPreset::kSymplecticMidpoint, integrators::ThetaPreset::kSymplecticEuler,
+        integrators::ThetaPreset::kExplicitEuler}) {
+    auto backend = make_backend("serial");
+    contact_test::ContactScene s = contact_test::incline_scene(0.2, 0.5);
+    s.state.q[s.system->body_position_offset(0) + 2] += 1.0;
+    s.state.u[s.system->body_velocity_offset(0) + 3] = 2.0;  // tumbling: the presets differ
+    integrators::State reference = s.state;
+    integrators::ContactStepOptions o;
+    o.theta = integrators::ThetaOptions::preset(preset);
+    integrators::ContactStep stepper(contact_test::make_contact_solver("pgs", *backend), o);
+    integrators::ThetaMethod theta(*o.theta);
+    for (int k = 0; k < 20; ++k) {
+      ASSERT_TRUE(stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3).ok());
+      ASSERT_TRUE(theta.step(*s.system, reference, 1e-3).ok());
+    }
+    EXPECT_EQ(s.state.q, reference.q) << theta.name();
+    EXPECT_EQ(s.state.u, reference.u) << theta.name();
+  }
 }
 
 TEST(ContactStep, FixedBodyStaysFixedUnderTheBoxItCarries) {
@@ -77,6 +102,10 @@ TEST(ContactStep, ChecksItsInput) {
   integrators::ContactStepOptions bad;
   bad.accept_error = -1;
   EXPECT_THROW(integrators::ContactStep(nullptr, bad), Error);
+  integrators::ContactStepOptions bad_theta;
+  bad_theta.theta = integrators::ThetaOptions{};
+  bad_theta.theta->theta_q = 1.5;
+  EXPECT_SINEW_ERROR(integrators::ContactStep(nullptr, bad_theta), "theta_q");
 }
 
 }  // namespace

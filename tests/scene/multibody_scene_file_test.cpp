@@ -51,6 +51,17 @@ TEST(MultibodySceneFile, ValidSceneRuns) {
   }
 }
 
+// The theta-method's two stages from a scene file: "free_motion": {"scheme": "theta_midpoint"}.
+TEST(MultibodySceneFile, AThetaFreeMotionRuns) {
+  nlohmann::json j = valid();
+  j["integrator"]["free_motion"] = {{"scheme", "theta_midpoint"}, {"newton", {{"max_iterations", 30}}}};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(sim->step().ok());
+  j["integrator"]["free_motion"]["scheme"] = "theta_mid";
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/scheme", "theta_midpoint");
+}
+
 TEST(MultibodySceneFile, UnknownKeysAreErrors) {
   nlohmann::json j = valid();
   j["bodies"][0]["mas"] = 2.0;

@@ -64,6 +64,7 @@ Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
 
 void ContactStepOptions::validate() const {
   free_motion.validate();
+  if (theta) theta->validate();
   require(std::isfinite(accept_error) && accept_error >= 0,
           "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error));
   stabilization.validate();
@@ -76,6 +77,7 @@ ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, 
       options_(options),
       free_(options.free_motion) {
   options_.validate();
+  if (options_.theta) theta_ = std::make_unique<ThetaMethod>(*options_.theta);
 }
 
 ContactStep::~ContactStep() = default;
@@ -98,9 +100,10 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   ContactStepReport report;
   report.solver = solver_ ? solver_->name() : sap_.name();
 
-  // Stage 1: free motion v* by implicit Euler (Newton); it checks h and the state's sizes.
+  // Stage 1: free motion v* by implicit Euler or the theta-method (Newton); it checks h and the
+  // state's sizes.
   free_state_ = state;
-  report.free_motion = free_.step(system, free_state_, h);
+  report.free_motion = theta_ ? theta_->step(system, free_state_, h) : free_.step(system, free_state_, h);
   if (!report.free_motion.ok()) {
     report.message = "free motion failed at t = " + number_text(state.t, 6) + ": " + report.free_motion.message;
     return report;
@@ -134,12 +137,27 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   }
 
   // Stage 2: A = M + h^2 K + h D at the free end point (theta-method's expression for A with
-  // theta = 1), the Newton Jacobian of stage 1 at convergence.
+  // theta = 1), the Newton Jacobian of stage 1 at convergence; for other thetas, eq.
+  // expression_for_A at (q^theta_q, v^theta_v) of the free motion.
   const Index n = system.num_velocities();
-  system.mass_matrix(state.t, state.q, M_);
-  system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
-  system.damping(state.t + h, free_state_.q, v_free, D_);
-  detail::combine(n, {{1.0, &M_}, {h * h, &K_}, {h, &D_}}, /*symmetrize=*/true, A_);
+  if (theta_) {
+    const ThetaOptions& o = theta_->options();
+    const Eigen::VectorXd v_vq = o.theta_vq * v_free + (1.0 - o.theta_vq) * state.u;
+    const Eigen::VectorXd v_theta = o.theta_v * v_free + (1.0 - o.theta_v) * state.u;
+    Eigen::VectorXd q_theta;
+    system.advance_positions(state.q, v_vq, o.theta_q * h, q_theta);
+    const double t_theta = state.t + o.theta_q * h;
+    system.mass_matrix(t_theta, q_theta, M_);
+    system.stiffness(t_theta, q_theta, v_theta, /*projected=*/true, K_);
+    system.damping(t_theta, q_theta, v_theta, D_);
+    detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}}, /*symmetrize=*/true,
+                    A_);
+  } else {
+    system.mass_matrix(state.t, state.q, M_);
+    system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
+    system.damping(state.t + h, free_state_.q, v_free, D_);
+    detail::combine(n, {{1.0, &M_}, {h * h, &K_}, {h, &D_}}, /*symmetrize=*/true, A_);
+  }
   detail::pin_fixed(fixed, A_, nullptr);
   problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization);
 
@@ -183,9 +201,14 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + number_text(state.t, 6) +
                      ", error " + number_text(report.contact.error, 4);
 
-  // Stage 3: q1 = q0 (+) h v.
+  // Stage 3: q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update).
   Eigen::VectorXd q1;
-  system.advance_positions(state.q, v_, h, q1);
+  if (theta_) {
+    const double tvq = theta_->options().theta_vq;
+    system.advance_positions(state.q, tvq * v_ + (1.0 - tvq) * state.u, h, q1);
+  } else {
+    system.advance_positions(state.q, v_, h, q1);
+  }
   state.t += h;
   state.q.swap(q1);
   state.u = v_;

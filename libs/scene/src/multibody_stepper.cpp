@@ -108,6 +108,14 @@ integrators::NewtonOptions read_implicit_newton(JsonObject& o, integrators::Newt
   return n;
 }
 
+// The preset of a "theta_..." name of make_integrator().
+integrators::ThetaPreset theta_preset(const std::string& n) {
+  return n == "theta_explicit_euler"     ? integrators::ThetaPreset::kExplicitEuler
+         : n == "theta_symplectic_euler" ? integrators::ThetaPreset::kSymplecticEuler
+         : n == "theta_implicit_euler"   ? integrators::ThetaPreset::kImplicitEuler
+                                         : integrators::ThetaPreset::kSymplecticMidpoint;
+}
+
 bool has_newton_options(const std::string& integrator) {
   return integrator == "implicit_euler" || integrator == "trapezoidal" || integrator == "compliant_alpha_beta" ||
          integrator.rfind("theta_", 0) == 0;
@@ -128,8 +136,17 @@ StepperSpec read_stepper(JsonObject o) {
       if (s.fallback->type == "sap" && s.solver.type == "sap") f->fail("type", "SAP cannot fall back on SAP");
     }
     if (std::optional<JsonObject> f = o.object("free_motion", true)) {
+      // Stage 1 by implicit Euler, or the theta-method's two stages for a preset (contact_step.hpp).
+      const std::string scheme = f->choice("scheme",
+                                           {"implicit_euler", "theta_midpoint", "theta_implicit_euler",
+                                            "theta_symplectic_euler", "theta_explicit_euler"},
+                                           "implicit_euler");
       if (std::optional<JsonObject> n = f->object("newton", true))
         s.options.free_motion.newton = read_implicit_newton(*n, s.options.free_motion.newton);
+      if (scheme != "implicit_euler") {
+        s.options.theta = integrators::ThetaOptions::preset(theta_preset(scheme));
+        s.options.theta->newton = s.options.free_motion.newton;
+      }
       f->finish();
     }
     if (std::optional<JsonObject> st = o.object("stabilization", true)) {
@@ -160,11 +177,7 @@ std::unique_ptr<integrators::Integrator> make_implicit(const StepperSpec& s) {
     return std::make_unique<integrators::CompliantAlphaBeta>(o);
   }
   if (n.rfind("theta_", 0) == 0) {
-    const integrators::ThetaPreset p = n == "theta_explicit_euler"     ? integrators::ThetaPreset::kExplicitEuler
-                                       : n == "theta_symplectic_euler" ? integrators::ThetaPreset::kSymplecticEuler
-                                       : n == "theta_implicit_euler"   ? integrators::ThetaPreset::kImplicitEuler
-                                                                       : integrators::ThetaPreset::kSymplecticMidpoint;
-    integrators::ThetaOptions o = integrators::ThetaOptions::preset(p);
+    integrators::ThetaOptions o = integrators::ThetaOptions::preset(theta_preset(n));
     o.newton = s.implicit;
     return std::make_unique<integrators::ThetaMethod>(o);
   }

@@ -14,6 +14,11 @@
 ///      problem of constraint.hpp / constraint_problem.hpp (u = J v + gap / h on normal rows);
 ///   3. positions: q1 = q0 (+) h v (the implicit-Euler position update with the constrained v).
 ///
+/// With ContactStepOptions::theta, the same stages for any theta: free motion by ThetaMethod,
+/// A = M(q^theta_q) + theta_q theta_vq h^2 K + theta_v h D at (q^theta_q, v^theta_v) with
+/// q^theta_q = q0 (+) h theta_q v*^theta_vq, and q1 = q0 (+) h (theta_vq v + (1 - theta_vq) v0).
+/// The contact rows act on the end velocity v as above.
+///
 /// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
 /// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
 /// solver on the global form. The step's natural-map error (natural_map.hpp) of the local
@@ -22,6 +27,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +36,7 @@
 #include "sinew/constraints/sap_solver.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/integrator.hpp"
+#include "sinew/integrators/theta_method.hpp"
 #include "sinew/linalg/linear_solver.hpp"
 #include "sinew/model/mechanical_system.hpp"
 
@@ -37,7 +44,13 @@ namespace sinew::integrators {
 
 /// Options of ContactStep.
 struct ContactStepOptions {
-  ImplicitEulerOptions free_motion;                 ///< Newton of stage 1
+  ImplicitEulerOptions free_motion;  ///< Newton of stage 1 (implicit Euler, unless theta is set)
+  /// The theta-method's two stages instead of implicit Euler (theta-method-convex-contact.tex):
+  /// free motion v* by ThetaMethod, impulses on A (v - v*) = J^T gamma with
+  /// A = M + theta_q theta_vq dt^2 K + theta_v dt D at (q^theta_q, v^theta_v) (eq.
+  /// expression_for_A, convex for every theta), then q = q0 (+) dt v^theta_vq (eq. q_update).
+  /// The symplectic midpoint preset keeps the energy of rolling without slip.
+  std::optional<ThetaOptions> theta;
   constraints::StabilizationOptions stabilization;  ///< erp of penetration and joint errors
   constraints::SapOptions sap;                      ///< used when the step has no local solver
   /// Warm-start the contact solve with the previous step's impulses when the block structure
@@ -115,6 +128,7 @@ class ContactStep {
   std::unique_ptr<LinearSolver> mass_solver_;  // factors A for to_delassus / global_velocity
   ContactStepOptions options_;
   ImplicitEuler free_;
+  std::unique_ptr<ThetaMethod> theta_;  // free motion when options.theta is set
   constraints::ConstraintRows rows_;
   constraints::GlobalProblem problem_;
   std::vector<constraints::ConstraintBlock> last_blocks_;

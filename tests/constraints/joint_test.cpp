@@ -388,8 +388,9 @@ TEST(JointDrive, DrivenHingeAndSliderFollowTheirSpeed) {
   sys->add_body(I, Vec3{{0, 0, 0}}, quat_identity());
   sys->add_body(I, Vec3{{1, 0, 0}}, quat_identity());
   AxisJointOptions spin, push;
-  spin.drive = {true, 2.0};
-  push.drive = {true, -0.5};
+  spin.drive.enabled = push.drive.enabled = true;
+  spin.drive.speed = 2.0;
+  push.drive.speed = -0.5;
   auto hinge =
       std::make_shared<HingeJoint>("motor", world_side(Vec3{{0, 0, 0}}, kZ), body_side(0, Vec3{{0, 0, 0}}, kZ), spin);
   auto slider = std::make_shared<SliderJoint>("piston", world_side(Vec3{{1, 0, 0}}, kX, kY),
@@ -404,6 +405,39 @@ TEST(JointDrive, DrivenHingeAndSliderFollowTheirSpeed) {
   EXPECT_NEAR(slider->travel(s), -0.25, 1e-9) << "-0.5 m/s for 0.5 s";
   EXPECT_NEAR(u[5], 2.0, 1e-9);
   EXPECT_NEAR(u[6], -0.5, 1e-9);
+}
+
+// A piecewise-constant profile: 0.2 m/s until t = 0.2, 0 until 0.3, then -0.1 m/s; the travel
+// integrates it (steps take the speed of their start time).
+TEST(JointDrive, ASpeedProfileIsFollowedPieceByPiece) {
+  auto sys = std::make_unique<model::MechanicalSystem>();
+  sys->add_body(make_spatial_inertia(1, Vec3{{0, 0, 0}}, Mat3{{0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1}}), Vec3{{0, 0, 0}},
+                quat_identity());
+  AxisJointOptions o;
+  o.drive.enabled = true;
+  o.drive.speed = 0.2;
+  o.drive.changes = {{0.2, 0.0}, {0.3, -0.1}};
+  EXPECT_EQ(o.drive.speed_at(0.1999), 0.2);
+  EXPECT_EQ(o.drive.speed_at(0.2), 0.0);
+  EXPECT_EQ(o.drive.speed_at(1.0), -0.1);
+  auto slider = std::make_shared<SliderJoint>("lift", world_side(Vec3{{0, 0, 0}}), body_side(0, Vec3{{0, 0, 0}}), o);
+  testing::ChainStepper st(*sys, {slider}, 1.0 / 1024, testing::StepSolver::kKkt);  // exact step times
+  Eigen::VectorXd q = sys->initial_positions(), u = sys->initial_velocities();
+  double t = 0;
+  model::SystemState s;
+  auto travel_at = [&](double until) {
+    while (t < until - 1e-12) st.step(t, q, u);
+    sys->evaluate_state(t, q, u, s);
+    return slider->travel(s);
+  };
+  const double dt = 1.0 / 1024;
+  EXPECT_NEAR(travel_at(205 * dt), 0.2 * 205 * dt, 1e-9);  // the step starting at 204.8/1024 < 0.2 still moves
+  EXPECT_NEAR(travel_at(308 * dt), 0.2 * 205 * dt, 1e-9);
+  EXPECT_NEAR(travel_at(408 * dt), 0.2 * 205 * dt - 0.1 * 100 * dt, 1e-9);
+  AxisJointOptions bad = o;
+  bad.drive.changes = {{0.3, 0.0}, {0.2, 1.0}};
+  EXPECT_SINEW_ERROR(SliderJoint("lift", world_side(Vec3{{0, 0, 0}}), body_side(0, Vec3{{0, 0, 0}}), bad).check(*sys),
+                     "slider 'lift'", "drive change 1", "increasing");
 }
 
 // ----- errors -------------------------------------------------------------------------------

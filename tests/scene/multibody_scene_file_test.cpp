@@ -7,6 +7,7 @@
 
 #include "expect_error.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/constraints/contact_constraint.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 #include "sinew/scene/scene_file.hpp"
@@ -70,11 +71,59 @@ TEST(MultibodySceneFile, UnknownKeysAreErrors) {
   j["integrator"]["solver"]["relax"] = 1.0;
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/solver/relax", "unknown key");
   j = valid();
-  j["contact"]["friction"] = 0.3;
-  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/contact/friction", "unknown key");
+  j["contact"]["static_friction"] = 0.3;
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/contact/static_friction", "unknown key");
   j = valid();
   j["bodies"][2]["material"]["youngs_modulos"] = 1.0;
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/bodies/2/material/youngs_modulos", "did you mean \"youngs_modulus\"");
+}
+
+// Surface materials and their friction pairs, attachments, drive speed changes: what they build,
+// and their errors.
+TEST(MultibodySceneFile, MaterialsAttachmentsAndDriveChanges) {
+  nlohmann::json j = valid();
+  j["bodies"][0]["surface_material"] = "steel";
+  j["bodies"][2]["surface_material"] = "rubber";
+  j["obstacles"][0]["surface_material"] = "ice";
+  j["contact"]["friction"] = {{{"between", {"rubber", "ice"}}, {"mu", 0.05}},
+                              {{"between", {"steel", "ice"}}, {"mu", 0.1}}};
+  j["attachments"] = {
+      {{"body", "cube"}, {"to", "ball"}, {"nodes", {{"box", {{"min", {1, 0, 0.09}}, {"max", {2, 1, 1}}}}}}}};
+  j["joints"][0]["type"] = "slider";
+  j["joints"][0]["drive_changes"] = {{{"time", 0.0025}, {"speed", 0.1}}};
+  j["integrator"]["solver"] = {{"type", "newton"}, {"function", "min_map"}, {"stop", {{"tolerance", 1e-10}}}};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  const auto& m = dynamic_cast<const MultibodySimulation&>(*sim);
+  const constraints::ContactConstraint& c = *m.scene().scene.contact;
+  // Materials by first use: default 0, steel 1, rubber 2 (the ball is default), ice 3.
+  EXPECT_EQ(c.friction(2, 3), 0.05);
+  EXPECT_EQ(c.friction(1, 3), 0.1);
+  EXPECT_EQ(c.friction(0, 3), 0.5);
+  EXPECT_EQ(sim->size().joints, 1u + 4u);  // the slider and the cube's top 4 nodes
+  for (int k = 0; k < 3; ++k) {
+    const StepOutcome out = sim->step();
+    ASSERT_TRUE(out.ok()) << out.message;
+  }
+
+  nlohmann::json bad = j;
+  bad["contact"]["friction"][0]["between"] = {"rubber", "glass"};
+  EXPECT_SINEW_ERROR(parse(bad), "/contact/friction/0/between", "\"glass\"", "\"rubber\"");
+  bad = j;
+  bad["contact"]["friction"][0]["between"] = {"rubber"};
+  EXPECT_SINEW_ERROR(parse(bad), "/contact/friction/0/between", "two surface material names");
+  bad = j;
+  bad["attachments"][0]["to"] = "cube";
+  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/to", "no rigid body named \"cube\"");
+  bad = j;
+  bad["attachments"][0]["body"] = "ball";
+  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/body", "no deformable body or cloth named \"ball\"");
+  bad = j;
+  bad["attachments"][0]["nodes"] = {{"box", {{"min", {5, 5, 5}}, {"max", {6, 6, 6}}}}};
+  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/nodes");
+  bad = j;
+  bad["joints"][0]["drive_changes"].push_back({{"time", 0.001}, {"speed", 0.0}});
+  EXPECT_SINEW_ERROR(parse(bad), "/joints/0/drive_changes/1/time", "after the previous change");
 }
 
 TEST(MultibodySceneFile, WrongTypesAreErrors) {

@@ -14,6 +14,7 @@
 #include "sinew/integrators/make_integrator.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 #include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/gripper_scene.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 #include "sinew/scene/scene_file.hpp"
@@ -107,6 +108,25 @@ TEST(MultibodySceneFiles, ChainOverBoxEqualsItsBuilder) {
 
 TEST(MultibodySceneFiles, ClothOnCornerEqualsItsBuilder) {
   expect_same_as_builder("cloth_on_corner.json", cloth_on_corner_scene(20), 40, 100);
+}
+
+// The soft gripper: attachments, driven sliders with speed changes, friction per material pair.
+// 80 steps: the pads close on the box (65 steps) and start lifting it.
+TEST(MultibodySceneFiles, SoftGripperEqualsItsBuilder) {
+  expect_same_as_builder("soft_gripper.json", soft_gripper_scene().scene, 80, 22);
+}
+
+// The same scene file on tbb gives serial's bits.
+TEST(MultibodySceneFiles, SoftGripperIsBitwiseTheSameOnTbb) {
+  auto serial = make_backend("serial"), tbb = make_backend("tbb");
+  std::unique_ptr<Simulation> a = from_file("soft_gripper.json", *serial), b = from_file("soft_gripper.json", *tbb);
+  for (int k = 0; k < 80; ++k) {
+    ASSERT_TRUE(a->step().ok());
+    ASSERT_TRUE(b->step().ok());
+  }
+  EXPECT_TRUE(std::memcmp(multibody(*a).state().q.data(), multibody(*b).state().q.data(),
+                          sizeof(double) * static_cast<std::size_t>(multibody(*a).state().q.size())) == 0);
+  EXPECT_EQ(multibody(*a).state().u, multibody(*b).state().u);
 }
 
 // The beam of apps/sinew/demo_command.cpp (defaults: 2 cells across, stable Neo-Hookean,

@@ -404,8 +404,9 @@ TEST(SceneFile, ClothStretchField) {
 class SceneFileMeshes : public ::testing::Test {
  protected:
   void SetUp() override {
+    // One folder per test: ctest runs the tests of this fixture in parallel processes.
     dir_ = fs::temp_directory_path() /
-           ("sinew_scene_file_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           ("sinew_scene_file_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

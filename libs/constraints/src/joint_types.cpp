@@ -40,9 +40,26 @@ void add_limit_rows(const JointLimit& limit, double coordinate, const std::strin
 void check_drive(const JointDrive& drive, const std::string& name) {
   require(!drive.enabled || std::isfinite(drive.speed),
           name + ": drive speed must be finite, got " + number_text(drive.speed));
+  for (std::size_t k = 0; k < drive.changes.size(); ++k) {
+    const DriveChange& c = drive.changes[k];
+    require(std::isfinite(c.time) && std::isfinite(c.speed),
+            name + ": drive change " + std::to_string(k) + " must have a finite time and speed");
+    require(k == 0 || c.time > drive.changes[k - 1].time,
+            name + ": drive change " + std::to_string(k) + " at t = " + number_text(c.time) +
+                " is not after the one before; expected increasing times");
+  }
 }
 
 }  // namespace
+
+double JointDrive::speed_at(double t) const {
+  double v = speed;
+  for (const DriveChange& c : changes) {
+    if (t < c.time) break;
+    v = c.speed;
+  }
+  return v;
+}
 
 BallJoint::BallJoint(std::string label, JointSide a, JointSide b, JointCompliance compliance)
     : Joint("ball joint", std::move(label), a, b, compliance) {}
@@ -106,7 +123,8 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
   });
   if (options_.drive.enabled) {
     // Velocity level only: J_theta v = speed, phi = 0 (a speed drive has no position to hold).
-    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed}, name() + " drive");
+    const Index row =
+        out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed_at(s.t)}, name() + " drive");
     add_side_terms(out, row, B, B.p, kZero, grad);
     add_side_terms(out, row, A, A.p, kZero, -grad);
   }
@@ -139,7 +157,7 @@ void SliderJoint::add_rows(const model::MechanicalSystem&, const model::SystemSt
   if (options_.drive.enabled) {
     const Index row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, za, true, 0.0, name() + " drive");
     out.phi[static_cast<std::size_t>(row)] = 0.0;  // velocity level only: J_s v = speed
-    out.target[static_cast<std::size_t>(row)] = options_.drive.speed;
+    out.target[static_cast<std::size_t>(row)] = options_.drive.speed_at(s.t);
   }
 }
 

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "multibody_stepper.hpp"
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
@@ -40,6 +42,7 @@ struct RigidSpec {
   SpatialInertia inertia;
   Shape shape, collider;
   bool collides = true, fixed = false;
+  Index material = 0;  // surface material (friction pairs)
   Vec3 position, velocity, angular_velocity;
   Quaternion orientation = quat_identity();
 };
@@ -55,6 +58,7 @@ struct DeformableSpec {
   double particle_mass = 0.0;  // cloth: equal particle masses (0 when density is given)
   std::vector<Index> fixed;    // local vertex indices
   bool contact = true;
+  Index material = 0;  // surface material (friction pairs)
 };
 
 struct BodySpec {
@@ -69,6 +73,20 @@ struct JointSpec {
   constraints::AxisJointOptions options;  // compliance (all types), limit and drive (hinge, slider)
 };
 
+// Nodes of a deformable body held at points of a rigid body (a ball joint each).
+struct AttachmentSpec {
+  std::string name, path;
+  std::size_t deformable = 0;  // into MultibodySpec::deformable
+  int rigid = 0;               // into MultibodySpec::rigid
+  std::vector<Index> nodes;    // local vertex indices
+};
+
+// A friction coefficient between two surface materials.
+struct FrictionSpec {
+  Index a = 0, b = 0;
+  double mu = 0.0;
+};
+
 struct MultibodySpec {
   std::string name;
   double time_step = 0.0;
@@ -77,7 +95,10 @@ struct MultibodySpec {
   std::vector<DeformableSpec> deformable;
   std::vector<BodySpec> bodies;  // in file order
   std::vector<JointSpec> joints;
+  std::vector<AttachmentSpec> attachments;
   std::vector<Obstacle> obstacles;
+  std::vector<Index> obstacle_materials;  // (obstacles)
+  std::vector<FrictionSpec> friction;
   bool has_contact = false;
   constraints::ContactOptions contact;
   std::string contact_name;
@@ -85,6 +106,33 @@ struct MultibodySpec {
 };
 
 // ---- readers ----
+
+// Surface materials by name, in order of first use ("default", index 0, for whatever names none).
+class SurfaceMaterials {
+ public:
+  // The material named by @p o's "surface_material" (default: "default").
+  Index read(JsonObject& o) {
+    const std::string name = o.string("surface_material", "default");
+    const auto it = index_.find(name);
+    if (it != index_.end()) return it->second;
+    const Index k = static_cast<Index>(index_.size());
+    index_.emplace(name, k);
+    return k;
+  }
+  // The material @p name, which a body or obstacle must have used.
+  Index find(JsonObject& o, const std::string& key, const std::string& name) const {
+    const auto it = index_.find(name);
+    if (it == index_.end()) {
+      std::string known;
+      for (const auto& [n, k] : index_) known += (known.empty() ? "" : ", ") + ("\"" + n + "\"");
+      o.fail(key, "no body or obstacle has the surface material \"" + name + "\"; known: " + known);
+    }
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, Index> index_{{"default", 0}};
+};
 
 Shape read_shape(JsonObject o) {
   const std::string type = o.choice("type", {"box", "sphere", "cylinder", "capsule"}, std::nullopt);
@@ -272,9 +320,49 @@ JointSpec read_joint(JsonObject& o, std::size_t k, const std::map<std::string, i
       j.options.drive.enabled = true;
       j.options.drive.speed = o.real("drive_speed", std::nullopt);
     }
+    // A speed profile: from each change's time on, its speed (constraints::JointDrive).
+    std::vector<JsonObject> changes = o.objects("drive_changes", true);
+    for (JsonObject& c : changes) {
+      j.options.drive.enabled = true;
+      const double time = c.real("time", std::nullopt, 0.0);
+      if (!j.options.drive.changes.empty() && !(time > j.options.drive.changes.back().time))
+        c.fail("time", "expected a time after the previous change's");
+      j.options.drive.changes.push_back({time, c.real("speed", std::nullopt)});
+      c.finish();
+    }
   }
   o.finish();
   return j;
+}
+
+// An attachment: "body" (deformable), "nodes" (a vertex selection of it), "to" (rigid), "name".
+AttachmentSpec read_attachment(JsonObject& o, std::size_t k, const MultibodySpec& spec,
+                               const std::map<std::string, std::size_t>& deformable_names,
+                               const std::map<std::string, int>& rigid_names) {
+  AttachmentSpec a;
+  a.path = o.path();
+  a.name = o.string("name", "attachment " + std::to_string(k));
+  const std::string body = o.string("body", std::nullopt), to = o.string("to", std::nullopt);
+  const auto d = deformable_names.find(body);
+  if (d == deformable_names.end()) o.fail("body", "no deformable body or cloth named \"" + body + "\"");
+  const auto r = rigid_names.find(to);
+  if (r == rigid_names.end()) o.fail("to", "no rigid body named \"" + to + "\"");
+  a.deformable = d->second;
+  a.rigid = r->second;
+  const DeformableSpec& def = spec.deformable[a.deformable];
+  SelectionContext context;
+  const std::vector<Vec3>& x = def.membrane ? def.triangles.vertices : def.tets.vertices;
+  context.vertices = &x;
+  if (def.membrane) {
+    for (Index i = 0; i < static_cast<Index>(x.size()); ++i) context.surface.push_back(i);
+  } else {
+    std::set<Index> surface;
+    for (const auto& tri : boundary_triangles(def.tets).triangles) surface.insert(tri.begin(), tri.end());
+    context.surface.assign(surface.begin(), surface.end());
+  }
+  a.nodes = read_selection(o, "nodes", context);
+  o.finish();
+  return a;
 }
 
 // ---- building ----
@@ -286,11 +374,16 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
   s.name = spec.name;
   s.time_step = spec.time_step;
   s.system->set_gravity(spec.gravity);
-  if (spec.has_contact) s.contact = std::make_unique<constraints::ContactConstraint>(spec.contact, spec.contact_name);
-  for (const Obstacle& o : spec.obstacles) {
-    out.obstacles.push_back(o);
-    if (s.contact) s.contact->add_obstacle(o.shape, o.pose);
+  if (spec.has_contact) {
+    s.contact = std::make_unique<constraints::ContactConstraint>(spec.contact, spec.contact_name);
+    for (const FrictionSpec& f : spec.friction) s.contact->set_friction(f.a, f.b, f.mu);
   }
+  for (std::size_t k = 0; k < spec.obstacles.size(); ++k) {
+    const Obstacle& o = spec.obstacles[k];
+    out.obstacles.push_back(o);
+    if (s.contact) s.contact->add_obstacle(o.shape, o.pose, spec.obstacle_materials[k]);
+  }
+  std::vector<Index> first_particle(spec.deformable.size());
   std::vector<Index> rigid_index(spec.rigid.size());
   for (std::size_t k = 0; k < spec.bodies.size(); ++k) {
     const std::string where = file + ": /bodies/" + std::to_string(k) + ": ";
@@ -301,12 +394,13 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
             s.system->add_body(r.inertia, r.position, r.orientation, r.name, r.velocity, r.angular_velocity);
         rigid_index[spec.bodies[k].index] = b;
         if (r.fixed) s.system->fix_body(b);
-        if (s.contact && r.collides) s.contact->add_body_collider(b, r.collider);
+        if (s.contact && r.collides) s.contact->add_body_collider(b, r.collider, r.material);
         out.rigid_bodies.push_back(RigidBodyView{b, r.name, {r.shape}});
         continue;
       }
       const DeformableSpec& d = spec.deformable[spec.bodies[k].index];
       Index first = s.system->num_particles(), count = 0;
+      first_particle[spec.bodies[k].index] = first;
       if (!d.membrane) {
         s.deformables.push_back(add_deformable_body(*s.system, d.tets, d.density, d.model, d.parameters));
         count = s.deformables.back().num_particles;
@@ -328,7 +422,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
         out.cloths.push_back(ClothView{d.name, first, count, d.triangles.triangles});
       }
       for (Index i : d.fixed) s.system->fix_particle(first + i);
-      if (s.contact && d.contact) s.contact->add_particles(first, count);
+      if (s.contact && d.contact) s.contact->add_particles(first, count, d.material);
     } catch (const Error& e) {
       throw Error(where + e.what());
     }
@@ -354,6 +448,22 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       throw Error(file + ": " + j.path + ": " + e.what());
     }
   }
+  // Attachments: a ball joint per node, at the node's initial place on the rigid body.
+  for (const AttachmentSpec& a : spec.attachments) {
+    const RigidSpec& r = spec.rigid[static_cast<std::size_t>(a.rigid)];
+    const Mat3 R = rotation_matrix(r.orientation);
+    for (Index i : a.nodes) {
+      const Index p = first_particle[a.deformable] + i;
+      const Vec3 d = s.system->particle(p).position - r.position;
+      const Vec3 local{{R(0, 0) * d[0] + R(1, 0) * d[1] + R(2, 0) * d[2],
+                        R(0, 1) * d[0] + R(1, 1) * d[1] + R(2, 1) * d[2],
+                        R(0, 2) * d[0] + R(1, 2) * d[1] + R(2, 2) * d[2]}};
+      s.joints.push_back(std::make_unique<constraints::BallJoint>(
+          a.name + " node " + std::to_string(i),
+          constraints::body_side(rigid_index[static_cast<std::size_t>(a.rigid)], local),
+          constraints::particle_side(p)));
+    }
+  }
   s.init();
   return out;
 }
@@ -377,7 +487,9 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
   spec->gravity = read_vec3(root, "gravity", Vec3{{0, 0, -kGravity}});
 
   std::map<std::string, int> rigid_names;
+  std::map<std::string, std::size_t> deformable_names;
   std::set<std::string> names;
+  SurfaceMaterials materials;
   std::vector<JsonObject> bodies = root.objects("bodies");
   if (bodies.empty()) root.fail("bodies", "expected at least one body");
   for (JsonObject& b : bodies) {
@@ -391,17 +503,24 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
       spec->bodies.push_back(BodySpec{true, spec->rigid.size()});
       spec->rigid.push_back(read_rigid(b));
       spec->rigid.back().name = name;
+      spec->rigid.back().material = materials.read(b);
     } else {
+      deformable_names[name] = spec->deformable.size();
       spec->bodies.push_back(BodySpec{false, spec->deformable.size()});
       spec->deformable.push_back(read_deformable(b, type == "cloth", base_dir));
       spec->deformable.back().name = name;
+      spec->deformable.back().material = materials.read(b);
     }
     b.finish();
   }
   std::vector<JsonObject> joints = root.objects("joints", true);
   for (std::size_t k = 0; k < joints.size(); ++k) spec->joints.push_back(read_joint(joints[k], k + 1, rigid_names));
+  std::vector<JsonObject> attachments = root.objects("attachments", true);
+  for (std::size_t k = 0; k < attachments.size(); ++k)
+    spec->attachments.push_back(read_attachment(attachments[k], k + 1, *spec, deformable_names, rigid_names));
   for (JsonObject& o : root.objects("obstacles", true)) {
     const std::string shape = o.choice("shape", {"half_space", "sphere", "box", "cylinder", "capsule"}, std::nullopt);
+    spec->obstacle_materials.push_back(materials.read(o));
     if (shape == "half_space") {
       // half_space_obstacle(), as the contact scenes build their floors and inclines.
       const Vec3 normal = read_vec3(o, "normal", Vec3{{0, 0, 1}});
@@ -420,6 +539,16 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
     spec->contact.margin = c->real("margin", spec->contact.margin, 0.0);
     spec->contact.box_friction = c->boolean("box_friction", spec->contact.box_friction);
     spec->contact_name = c->string("name", "contact");
+    for (JsonObject& f : c->objects("friction", true)) {
+      const nlohmann::json& pair = f.value("between");
+      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string())
+        f.fail("between", "expected two surface material names, e.g. [\"pad\", \"box\"]");
+      const std::vector<std::string> between{pair[0].get<std::string>(), pair[1].get<std::string>()};
+      const double mu = f.real("mu", std::nullopt, 0.0);
+      spec->friction.push_back(
+          {materials.find(f, "between", between[0]), materials.find(f, "between", between[1]), mu});
+      f.finish();
+    }
     c->finish();
   }
   spec->stepper = read_stepper(*root.object("integrator"));

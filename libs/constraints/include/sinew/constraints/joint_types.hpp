@@ -17,15 +17,28 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sinew/constraints/joint.hpp"
 
 namespace sinew::constraints {
 
-/// A joint coordinate driven at a fixed speed (rad/s for a hinge, length/s for a slider).
+/// A change of a drive's speed: from `time` on, the coordinate moves at `speed`.
+struct DriveChange {
+  double time = 0.0;   ///< when the speed changes (s)
+  double speed = 0.0;  ///< the speed from then on
+};
+
+/// A joint coordinate driven at a speed (rad/s for a hinge, length/s for a slider), constant or
+/// piecewise constant in time: a parametrically controlled coordinate (mechanics notes sec.
+/// 0.21), e.g. a gripper's close, lift and hold.
 struct JointDrive {
   bool enabled = false;  ///< false: the coordinate is free (within its limits)
-  double speed = 0.0;    ///< desired d(coordinate)/dt
+  double speed = 0.0;    ///< desired d(coordinate)/dt (before the first change)
+  /// Later speeds in increasing time; a step uses the speed of its start time.
+  std::vector<DriveChange> changes;
+  /// The speed at time @p t.
+  double speed_at(double t) const;
 };
 
 /// Options of a one-DOF joint (hinge, slider).

@@ -3,6 +3,9 @@
 // box held by both fingers, 22 contacts, 60 joint rows), then each benchmark steps --steps steps
 // from that state with one free-motion scheme and one solver.
 //
+// Stage 2 runs on the sparse Delassus form or on Baraff's O(n) factor of the joint forest
+// (.../baraff; not with SAP, which solves the global form).
+//
 // Counters: ms_per_step, iterations (contact solver, mean per step), contacts and rows (last
 // step), failed (steps that were not ok: 0 for a usable pair).
 //
@@ -43,8 +46,9 @@ std::unique_ptr<constraints::ConstraintSolver> make_solver(const std::string& na
   return std::make_unique<constraints::NewtonSolver>(backend, o);
 }
 
-integrators::ContactStepOptions step_options(const std::string& scheme) {
+integrators::ContactStepOptions step_options(const std::string& scheme, bool baraff = false) {
   integrators::ContactStepOptions o;
+  if (baraff) o.factor = integrators::StepFactor::kBaraff;
   if (scheme == "theta_midpoint")
     o.theta = integrators::ThetaOptions::preset(integrators::ThetaPreset::kSymplecticMidpoint);
   return o;
@@ -65,7 +69,7 @@ const scene::GripperScene& rich_gripper(const std::string& scheme) {
   return *g;
 }
 
-void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::string& solver) {
+void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::string& solver, bool baraff) {
   const scene::GripperScene& g = rich_gripper(scheme);
   auto backend = make_backend("serial");
   long iterations = 0, steps = 0, failed = 0;
@@ -74,7 +78,7 @@ void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::s
   for (auto _ : state) {
     state.PauseTiming();
     integrators::State s = g.scene.state;
-    integrators::ContactStep stepper(make_solver(solver, *backend), step_options(scheme));
+    integrators::ContactStep stepper(make_solver(solver, *backend), step_options(scheme, baraff));
     state.ResumeTiming();
     const auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < g_steps; ++k) {
@@ -104,9 +108,13 @@ int main(int argc, char** argv) {
   g_steps = std::stoi(sinew::bench::take_flag(argc, argv, "steps", "20"));
   for (const char* scheme : {"implicit_euler", "theta_midpoint"})
     for (const char* solver : {"newton_fb", "newton_minmap", "pgs", "sap"})
-      benchmark::RegisterBenchmark((std::string("gripper/") + scheme + "/" + solver).c_str(),
-                                   [scheme, solver](benchmark::State& st) { BM_Gripper(st, scheme, solver); })
-          ->Unit(benchmark::kMillisecond);
+      for (bool baraff : {false, true}) {
+        if (baraff && std::string(solver) == "sap") continue;  // SAP solves the global form
+        const std::string name = std::string("gripper/") + scheme + "/" + solver + (baraff ? "/baraff" : "/sparse");
+        benchmark::RegisterBenchmark(name.c_str(), [scheme, solver, baraff](benchmark::State& st) {
+          BM_Gripper(st, scheme, solver, baraff);
+        })->Unit(benchmark::kMillisecond);
+      }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -6,11 +6,13 @@
 // v = omega r and the analytic speed (5/7) g sin(alpha) t.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
 
 #include "contact_scenes.hpp"
 #include "sinew/collision/obstacle.hpp"
+#include "sinew/core/eigen_interop.hpp"
 #include "sinew/integrators/theta_method.hpp"
 
 namespace sinew::physics_rolling_test {

@@ -63,6 +63,20 @@ TEST(MultibodySceneFile, AThetaFreeMotionRuns) {
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/scheme", "theta_midpoint");
 }
 
+// Stage 2 on Baraff's factor: "factor": "baraff" (the box-ball joint primary, contacts auxiliary).
+TEST(MultibodySceneFile, BaraffsFactorFromASceneFile) {
+  nlohmann::json j = valid();
+  j["integrator"]["factor"] = "baraff";
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  for (int k = 0; k < 3; ++k) {
+    const StepOutcome out = sim->step();
+    ASSERT_TRUE(out.ok()) << out.message;
+  }
+  j["integrator"]["factor"] = "dense";
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/factor", "\"baraff\"");
+}
+
 TEST(MultibodySceneFile, UnknownKeysAreErrors) {
   nlohmann::json j = valid();
   j["bodies"][0]["mas"] = 2.0;

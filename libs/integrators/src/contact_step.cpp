@@ -1,5 +1,7 @@
 #include "sinew/integrators/contact_step.hpp"
 
+#include "baraff_step.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -163,6 +165,21 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();
   if (!warm) r_.setZero(problem_.rows());
+  if (options_.factor != StepFactor::kSparse) {
+    // Baraff's O(n) factor of the joint forest, the rest auxiliary (baraff_step.hpp).
+    if (!baraff_) baraff_ = std::make_unique<detail::BaraffStep>();
+    const std::string why = solver_ ? baraff_->build(problem_) : "SAP works on the global form";
+    if (why.empty()) {
+      report.baraff = true;
+      report.contact = baraff_->solve(*solver_, r_, v_);
+      report.natural_map_error = report.contact.error;
+      return finish_step(system, std::move(report), state, h);
+    }
+    if (options_.factor == StepFactor::kBaraff) {
+      report.message = "contact: Baraff's factor cannot be used at t = " + number_text(state.t, 6) + ": " + why;
+      return report;
+    }
+  }
   constraints::DelassusProblem local;
   try {
     local = constraints::to_delassus(problem_, *mass_solver_);
@@ -182,6 +199,11 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     v_ = solution.v;
   }
   report.natural_map_error = constraints::natural_map_error(local, r_).relative;
+  return finish_step(system, std::move(report), state, h);
+}
+
+ContactStepReport ContactStep::finish_step(const model::MechanicalSystem& system, ContactStepReport report,
+                                           State& state, double h) {
   if (!std::isfinite(report.natural_map_error)) report.natural_map_error = std::numeric_limits<double>::infinity();
   last_blocks_ = rows_.blocks;
 

@@ -154,6 +154,10 @@ StepperSpec read_stepper(JsonObject o) {
       if (!(s.options.stabilization.erp > 0.0)) st->fail("erp", "expected a number in (0, 1], found 0");
       st->finish();
     }
+    const std::string factor = o.choice("factor", {"sparse", "baraff", "auto"}, "sparse");
+    s.options.factor = factor == "baraff" ? integrators::StepFactor::kBaraff
+                       : factor == "auto" ? integrators::StepFactor::kAuto
+                                          : integrators::StepFactor::kSparse;
     s.options.warm_start = o.boolean("warm_start", s.options.warm_start);
     s.options.accept_error = o.real("accept_error", s.options.accept_error, 0.0);
   } else {

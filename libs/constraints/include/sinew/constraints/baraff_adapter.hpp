@@ -23,6 +23,9 @@ class BaraffConstraintAdapter {
   /// outlive the adapter. The last impulses are kept as the next warm start.
   BaraffConstraintAdapter(ConstraintSolver& solver, std::vector<ConstraintBlock> blocks);
 
+  /// Starts the next solve from the auxiliary impulses @p mu (k entries; another size is ignored).
+  void set_warm_start(const Eigen::VectorXd& mu) { warm_ = mu; }
+
   /// Velocity (or acceleration) and multipliers of M v = J^T lambda + (J^a)^T mu + force,
   /// J v + bias = 0 and the auxiliary laws on a = J^a v + aux_bias (BaraffSolver::solve with
   /// this adapter's callback). Returns the auxiliary solver's report.

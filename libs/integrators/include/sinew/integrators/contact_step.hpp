@@ -42,6 +42,22 @@
 
 namespace sinew::integrators {
 
+namespace detail {
+class BaraffStep;
+}
+
+/// How ContactStep solves stage 2's linear algebra.
+enum class StepFactor {
+  kSparse,  ///< the local (Delassus) form W = J A^-1 J^T with A factored sparse; any solver
+  /// Baraff's O(n) factor (baraff-linear-time-lagrange-multipliers.md): the hard bilateral rows
+  /// between the components of A (rigid bodies, FEM bodies, particles) that form a forest are its
+  /// primary constraints; contacts, limits and loop closures are auxiliary rows solved by the
+  /// step's local solver. The step fails when it cannot be used (no local solver, a compliant
+  /// auxiliary row, no such forest).
+  kBaraff,
+  kAuto  ///< kBaraff when it can be used, else kSparse
+};
+
 /// Options of ContactStep.
 struct ContactStepOptions {
   ImplicitEulerOptions free_motion;  ///< Newton of stage 1 (implicit Euler, unless theta is set)
@@ -51,6 +67,7 @@ struct ContactStepOptions {
   /// expression_for_A, convex for every theta), then q = q0 (+) dt v^theta_vq (eq. q_update).
   /// The symplectic midpoint preset keeps the energy of rolling without slip.
   std::optional<ThetaOptions> theta;
+  StepFactor factor = StepFactor::kSparse;          ///< stage 2's linear algebra
   constraints::StabilizationOptions stabilization;  ///< erp of penetration and joint errors
   constraints::SapOptions sap;                      ///< used when the step has no local solver
   /// Warm-start the contact solve with the previous step's impulses when the block structure
@@ -77,6 +94,7 @@ struct ContactStepReport {
   Index contacts = 0;                 ///< contact blocks in the step
   Index rows = 0;                     ///< constraint rows in the step
   std::string solver;                 ///< name of the contact solver used
+  bool baraff = false;                ///< stage 2 ran on Baraff's factor (StepFactor)
   bool advanced = false;              ///< true when the state was advanced
   /// True when the state was advanced.
   bool ok() const { return advanced; }
@@ -127,8 +145,13 @@ class ContactStep {
   constraints::SapSolver sap_;
   std::unique_ptr<LinearSolver> mass_solver_;  // factors A for to_delassus / global_velocity
   ContactStepOptions options_;
+  // The end of a step whose stage 2 left r_ and v_: acceptance, then stage 3.
+  ContactStepReport finish_step(const model::MechanicalSystem& system, ContactStepReport report, State& state,
+                                double h);
+
   ImplicitEuler free_;
-  std::unique_ptr<ThetaMethod> theta_;  // free motion when options.theta is set
+  std::unique_ptr<ThetaMethod> theta_;          // free motion when options.theta is set
+  std::unique_ptr<detail::BaraffStep> baraff_;  // stage 2 by Baraff's factor (options.factor)
   constraints::ConstraintRows rows_;
   constraints::GlobalProblem problem_;
   std::vector<constraints::ConstraintBlock> last_blocks_;

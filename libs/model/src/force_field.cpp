@@ -18,6 +18,12 @@ void ElementLayout::add(const std::vector<Index>& element_dofs) {
   offsets.push_back(static_cast<Index>(dofs.size()));
 }
 
+double* write_element_block(const Eigen::MatrixXd& B, double* values) {
+  for (Eigen::Index r = 0; r < B.rows(); ++r)
+    for (Eigen::Index c = 0; c < B.cols(); ++c) *values++ = B(r, c);
+  return values;
+}
+
 void ForceField::damping_values(const SystemState& /*s*/, double* /*values*/) const {}
 
 void ForceField::mass_values(const SystemState& /*s*/, double* /*values*/) const {

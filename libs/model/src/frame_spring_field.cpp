@@ -32,12 +32,6 @@ Eigen::Matrix<double, 12, 12> frame_rotations(const RigidState& A, const RigidSt
   return T;
 }
 
-double* write_block(const Eigen::MatrixXd& B, double* values) {
-  for (Eigen::Index r = 0; r < B.rows(); ++r)
-    for (Eigen::Index c = 0; c < B.cols(); ++c) *values++ = B(r, c);
-  return values;
-}
-
 }  // namespace
 
 void FrameSpringField::add(Index a, Index b, const FrameSpring& spring) {
@@ -98,7 +92,7 @@ void FrameSpringField::stiffness_values(const SystemState& s, bool projected, do
     const int n = sp.b == kWorldFrame ? 6 : 12;
     Eigen::MatrixXd K = -dF.topLeftCorner(n, n);
     if (projected) project_to_psd(K);
-    values = write_block(K, values);
+    values = write_element_block(K, values);
   }
 }
 
@@ -110,7 +104,7 @@ void FrameSpringField::damping_values(const SystemState& s, double* values) cons
     const Eigen::Matrix<double, 12, 12> T = frame_rotations(A, B);
     const int n = sp.b == kWorldFrame ? 6 : 12;
     const Eigen::MatrixXd D = -(T * to_eigen(Jv) * T.transpose()).topLeftCorner(n, n);
-    values = write_block(D, values);
+    values = write_element_block(D, values);
   }
 }
 

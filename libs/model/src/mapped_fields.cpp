@@ -14,14 +14,6 @@
 namespace sinew::model {
 namespace {
 
-// Writes the square @p K row-major at @p out (the order of an element's block) and returns the
-// position after it.
-double* write_block(const Eigen::MatrixXd& K, double* out) {
-  for (Eigen::Index r = 0; r < K.rows(); ++r)
-    for (Eigen::Index c = 0; c < K.cols(); ++c) *out++ = K(r, c);
-  return out;
-}
-
 // The stiffness of the turning levers of forces @p f (3 per point) on the terms @p T (zero
 // unless a term is a body marker): point_stiffness() without force Jacobians.
 Eigen::MatrixXd lever_stiffness(const MappedTerms& T, const Eigen::VectorXd& f, bool projected) {
@@ -75,7 +67,7 @@ void MappedMassField::stiffness_values(const SystemState& s, bool projected, dou
   const Eigen::Vector3d g = to_eigen(points_->system().gravity());
   for (Index i = 0; i < points_->size(); ++i) {
     const MappedTerms T = points_->terms(s, {i});
-    values = write_block(lever_stiffness(T, masses_[i] * g, projected), values);
+    values = write_element_block(lever_stiffness(T, masses_[i] * g, projected), values);
   }
 }
 
@@ -90,7 +82,7 @@ void MappedMassField::mass_values(const SystemState& s, double* values) const {
       if (n > 0) J.middleCols(col, n) = T.weights[k] * point_jacobian(T.terms[k]);
       col += n;
     }
-    values = write_block(masses_[i] * J.transpose() * J, values);
+    values = write_element_block(masses_[i] * J.transpose() * J, values);
   }
 }
 
@@ -172,10 +164,10 @@ void MappedForceField::stiffness_values(const SystemState& s, bool projected, do
     Eigen::MatrixXd Ke;
     point_stiffness(T.terms, no_force.data(), W.transpose() * dfdx * W, W.transpose() * dfdv * W, Ke);
     if (projected) project_to_psd(Ke);
-    values = write_block(Ke, values);
+    values = write_element_block(Ke, values);
   }
   for (Index i : lever_points_)
-    values = write_block(lever_stiffness(points_->terms(s, {i}), f.segment<3>(3 * i), projected), values);
+    values = write_element_block(lever_stiffness(points_->terms(s, {i}), f.segment<3>(3 * i), projected), values);
 }
 
 void MappedForceField::damping_values(const SystemState& s, double* values) const {
@@ -194,7 +186,7 @@ void MappedForceField::damping_values(const SystemState& s, double* values) cons
     const Eigen::MatrixXd W = T.weight_matrix();
     Eigen::MatrixXd De;
     point_damping(T.terms, W.transpose() * dfdv * W, De);
-    values = write_block(De, values);
+    values = write_element_block(De, values);
   }
 }
 

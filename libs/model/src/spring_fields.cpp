@@ -10,13 +10,6 @@
 namespace sinew::model {
 namespace {
 
-// Writes the dense block B (n x n) row-major at values and returns the next position.
-double* write_block(const Eigen::MatrixXd& B, double* values) {
-  for (Eigen::Index r = 0; r < B.rows(); ++r)
-    for (Eigen::Index c = 0; c < B.cols(); ++c) *values++ = B(r, c);
-  return values;
-}
-
 // Adapts a law for the materials templates (which call law(l, ldot)).
 struct LawRef {
   const std::function<AxialTension(double, double)>& f;
@@ -105,7 +98,7 @@ void AxialSpringField::stiffness_values(const SystemState& s, bool projected, do
       axial_spring_forces(LawRef{sp.law}, x, v, fl);
     point_stiffness(pk, fl, two_point(J.dfdx), two_point(J.dfdv), K);
     if (projected) project_to_psd(K);
-    values = write_block(K, values);
+    values = write_element_block(K, values);
   }
 }
 
@@ -118,7 +111,7 @@ void AxialSpringField::damping_values(const SystemState& s, double* values) cons
     const AxialSpringJacobian J =
         sp.linear ? axial_spring_jacobian(sp.params, x, v) : axial_spring_jacobian(LawRef{sp.law}, x, v);
     point_damping(pk, two_point(J.dfdv), D);
-    values = write_block(D, values);
+    values = write_element_block(D, values);
   }
 }
 
@@ -233,7 +226,7 @@ void MultiPointSpringField::stiffness_values(const SystemState& s, bool projecte
     evaluate(s, sp, pk, fl, &dfdx, &dfdv);
     point_stiffness(pk, fl.data(), dfdx, dfdv, K);
     if (projected) project_to_psd(K);
-    values = write_block(K, values);
+    values = write_element_block(K, values);
   }
 }
 
@@ -244,7 +237,7 @@ void MultiPointSpringField::damping_values(const SystemState& s, double* values)
   for (const Spring& sp : springs_) {
     evaluate(s, sp, pk, fl, &dfdx, &dfdv);
     point_damping(pk, dfdv, D);
-    values = write_block(D, values);
+    values = write_element_block(D, values);
   }
 }
 

@@ -235,6 +235,21 @@ ElasticParameters read_material(JsonObject o, MaterialModel& model) {
   return p;
 }
 
+// What a vertex selection of a body chooses from: its placed vertices @p x and its surface (every
+// vertex of a membrane, the boundary vertices of a solid's @p tets).
+SelectionContext selection_context(const std::vector<Vec3>& x, bool membrane, const TetMesh& tets) {
+  SelectionContext context;
+  context.vertices = &x;
+  if (membrane) {
+    for (Index i = 0; i < static_cast<Index>(x.size()); ++i) context.surface.push_back(i);
+  } else {
+    std::set<Index> s;
+    for (const auto& tri : boundary_triangles(tets).triangles) s.insert(tri.begin(), tri.end());
+    context.surface.assign(s.begin(), s.end());
+  }
+  return context;
+}
+
 DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem::path& base_dir) {
   DeformableSpec d;
   d.membrane = cloth;
@@ -259,18 +274,7 @@ DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem:
   } else {
     d.density = o.real_above("density", std::nullopt, 0.0);
   }
-  if (o.has("fixed")) {
-    SelectionContext context;
-    context.vertices = &x;
-    if (cloth) {
-      for (Index i = 0; i < static_cast<Index>(x.size()); ++i) context.surface.push_back(i);
-    } else {
-      std::set<Index> s;
-      for (const auto& tri : boundary_triangles(mesh.tets).triangles) s.insert(tri.begin(), tri.end());
-      context.surface.assign(s.begin(), s.end());
-    }
-    d.fixed = read_selection(o, "fixed", context);
-  }
+  if (o.has("fixed")) d.fixed = read_selection(o, "fixed", selection_context(x, cloth, mesh.tets));
   d.contact = o.boolean("contact", true);
   d.tets = std::move(mesh.tets);
   d.triangles = std::move(mesh.triangles);
@@ -350,17 +354,8 @@ AttachmentSpec read_attachment(JsonObject& o, std::size_t k, const MultibodySpec
   a.deformable = d->second;
   a.rigid = r->second;
   const DeformableSpec& def = spec.deformable[a.deformable];
-  SelectionContext context;
-  const std::vector<Vec3>& x = def.membrane ? def.triangles.vertices : def.tets.vertices;
-  context.vertices = &x;
-  if (def.membrane) {
-    for (Index i = 0; i < static_cast<Index>(x.size()); ++i) context.surface.push_back(i);
-  } else {
-    std::set<Index> surface;
-    for (const auto& tri : boundary_triangles(def.tets).triangles) surface.insert(tri.begin(), tri.end());
-    context.surface.assign(surface.begin(), surface.end());
-  }
-  a.nodes = read_selection(o, "nodes", context);
+  a.nodes = read_selection(
+      o, "nodes", selection_context(def.membrane ? def.triangles.vertices : def.tets.vertices, def.membrane, def.tets));
   o.finish();
   return a;
 }

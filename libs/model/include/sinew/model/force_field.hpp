@@ -31,6 +31,10 @@ struct ElementLayout {
   void add(const std::vector<Index>& element_dofs);
 };
 
+/// Writes the dense square block @p B of one element row-major at @p values (the order of an
+/// ElementLayout's block values) and returns the position after it.
+double* write_element_block(const Eigen::MatrixXd& B, double* values);
+
 /// A batch of force elements (springs, finite elements, gravity, damping). The system calls
 /// layout() once to plan the sparsity pattern, then per evaluation the value methods, which
 /// write blocks in layout order. Implementations throw sinew::Error from check() for bad

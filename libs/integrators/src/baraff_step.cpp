@@ -41,7 +41,7 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
   DisjointSets dofs(n);
   for (Index i = 0; i < n; ++i)
     for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) dofs.unite(i, A.col_idx[k]);
-  std::vector<Index> component(static_cast<std::size_t>(n)), first_dof_of;
+  std::vector<Index> component(static_cast<std::size_t>(n));
   std::map<Index, Index> root_component;
   for (Index i = 0; i < n; ++i) {
     const auto it = root_component.emplace(dofs.find(i), static_cast<Index>(root_component.size())).first;

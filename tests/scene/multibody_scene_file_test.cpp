@@ -63,6 +63,28 @@ TEST(MultibodySceneFile, AThetaFreeMotionRuns) {
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/scheme", "theta_midpoint");
 }
 
+// A kinematically driven body: "motion" (constraints::PrescribedMotion) moves the ball on its
+// profile whatever its joint and gravity do.
+TEST(MultibodySceneFile, ADrivenBodyFollowsItsMotion) {
+  nlohmann::json j = valid();
+  j.erase("joints");
+  j["bodies"][1]["motion"] = {{"velocity", {0.1, 0, 0}}, {"changes", {{{"time", 0.0025}, {"velocity", {0, 0, 0.2}}}}}};
+  j["integrator"]["solver"] = {{"type", "newton"}, {"function", "min_map"}, {"stop", {{"tolerance", 1e-12}}}};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim->step().ok());
+  const auto& m = dynamic_cast<const MultibodySimulation&>(*sim);
+  const Vec3 x = m.scene().scene.body_position(1);
+  EXPECT_NEAR(x[0], 0.1 * 0.003, 1e-12);  // steps starting at 0, 1, 2 ms
+  EXPECT_NEAR(x[2], 0.3 + 0.2 * 0.002, 1e-12);
+  nlohmann::json bad = j;
+  bad["bodies"][1]["motion"]["changes"].push_back({{"time", 0.001}});
+  EXPECT_SINEW_ERROR(parse(bad), "/bodies/1/motion/changes/1/time", "after the previous change");
+  bad = j;
+  bad["bodies"][1]["fixed"] = true;
+  EXPECT_SINEW_ERROR(parse(bad), "/bodies/1/motion", "fixed");
+}
+
 // Stage 2 on Baraff's factor: "factor": "baraff" (the box-ball joint primary, contacts auxiliary).
 TEST(MultibodySceneFile, BaraffsFactorFromASceneFile) {
   nlohmann::json j = valid();

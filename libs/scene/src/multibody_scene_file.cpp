@@ -6,6 +6,7 @@
 // integrators::NewtonOptions, ContactOptions, ElasticParameters). The whole system is built once
 // while reading (no backend needed), so every check of the model runs in read_scene_file() and
 // names the JSON path; make() builds it again on the caller's backend.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -21,6 +22,7 @@
 #include "scene_file_common.hpp"
 #include "scene_file_kinds.hpp"
 #include "sinew/constraints/joint_types.hpp"
+#include "sinew/constraints/prescribed_motion.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/model/fem_fields.hpp"
@@ -42,7 +44,8 @@ struct RigidSpec {
   SpatialInertia inertia;
   Shape shape, collider;
   bool collides = true, fixed = false;
-  Index material = 0;  // surface material (friction pairs)
+  Index material = 0;                               // surface material (friction pairs)
+  std::optional<constraints::TwistProfile> motion;  // kinematically driven
   Vec3 position, velocity, angular_velocity;
   Quaternion orientation = quat_identity();
 };
@@ -221,6 +224,23 @@ RigidSpec read_rigid(JsonObject& o) {
   r.velocity = read_vec3(o, "velocity", Vec3{{0, 0, 0}});
   r.angular_velocity = read_vec3(o, "angular_velocity", Vec3{{0, 0, 0}});
   r.fixed = o.boolean("fixed", false);
+  if (std::optional<JsonObject> m = o.object("motion", true)) {
+    // A prescribed, piecewise-constant twist (constraints::PrescribedMotion).
+    constraints::TwistProfile p;
+    p.velocity = read_vec3(*m, "velocity", Vec3{{0, 0, 0}});
+    p.angular_velocity = read_vec3(*m, "angular_velocity", Vec3{{0, 0, 0}});
+    for (JsonObject& c : m->objects("changes", true)) {
+      const double time = c.real("time", std::nullopt, 0.0);
+      if (!p.changes.empty() && !(time > p.changes.back().time))
+        c.fail("time", "expected a time after the previous change's");
+      p.changes.push_back(
+          {time, read_vec3(c, "velocity", Vec3{{0, 0, 0}}), read_vec3(c, "angular_velocity", Vec3{{0, 0, 0}})});
+      c.finish();
+    }
+    m->finish();
+    if (r.fixed) o.fail("motion", "a fixed body cannot also be driven");
+    r.motion = p;
+  }
   return r;
 }
 
@@ -390,6 +410,10 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
         rigid_index[spec.bodies[k].index] = b;
         if (r.fixed) s.system->fix_body(b);
         if (s.contact && r.collides) s.contact->add_body_collider(b, r.collider, r.material);
+        if (r.motion) {
+          s.joints.push_back(std::make_unique<constraints::PrescribedMotion>(r.name + " motion", b, *r.motion));
+          s.joints.back()->check(*s.system);
+        }
         out.rigid_bodies.push_back(RigidBodyView{b, r.name, {r.shape}});
         continue;
       }
@@ -547,9 +571,12 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
     c->finish();
   }
   spec->stepper = read_stepper(*root.object("integrator"));
-  if (!spec->stepper.contact_step && (spec->has_contact || !spec->joints.empty()))
-    root.fail("integrator", "integrator \"" + spec->stepper.integrator +
-                                "\" steps no contact or joints; use {\"type\": \"contact_step\", ...}");
+  const bool driven = std::any_of(spec->rigid.begin(), spec->rigid.end(), [](const RigidSpec& r) { return r.motion; });
+  if (!spec->stepper.contact_step &&
+      (spec->has_contact || !spec->joints.empty() || !spec->attachments.empty() || driven))
+    root.fail("integrator",
+              "integrator \"" + spec->stepper.integrator +
+                  "\" steps no contact, joints, attachments or driven bodies; use {\"type\": \"contact_step\", ...}");
 
   const std::string file = root.file();
   build(*spec, file);  // every model check now, naming the JSON path

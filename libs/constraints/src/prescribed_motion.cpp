@@ -1,0 +1,50 @@
+// A kinematically driven rigid body (prescribed_motion.hpp).
+#include "sinew/constraints/prescribed_motion.hpp"
+
+#include <utility>
+
+#include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
+
+namespace sinew::constraints {
+
+TwistChange TwistProfile::at(double t) const {
+  TwistChange now{0.0, velocity, angular_velocity};
+  for (const TwistChange& c : changes) {
+    if (t < c.time) break;
+    now = c;
+  }
+  return now;
+}
+
+PrescribedMotion::PrescribedMotion(std::string name, Index body, TwistProfile profile)
+    : name_(std::move(name)), body_(body), profile_(std::move(profile)) {}
+
+void PrescribedMotion::check(const model::MechanicalSystem& system) const {
+  system.check_body(body_, name_);
+  require(is_finite(profile_.velocity) && is_finite(profile_.angular_velocity),
+          name_ + ": the prescribed velocity must be finite");
+  for (std::size_t k = 0; k < profile_.changes.size(); ++k) {
+    const TwistChange& c = profile_.changes[k];
+    require(std::isfinite(c.time) && is_finite(c.velocity) && is_finite(c.angular_velocity),
+            name_ + ": change " + std::to_string(k) + " must have a finite time and twist");
+    require(k == 0 || c.time > profile_.changes[k - 1].time,
+            name_ + ": change " + std::to_string(k) + " at t = " + number_text(c.time) +
+                " is not after the one before; expected increasing times");
+  }
+}
+
+void PrescribedMotion::add_rows(const model::MechanicalSystem& system, const model::SystemState& s,
+                                ConstraintRows& out) const {
+  const TwistChange twist = profile_.at(s.t);
+  const Index dof = system.body_velocity_offset(body_);
+  for (int k = 0; k < 6; ++k) {
+    const double target = k < 3 ? twist.velocity[k] : twist.angular_velocity[k - 3];
+    // u = J v - target = 0 on the body's k-th velocity: velocity level only (phi = 0).
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {target}, name_);
+    out.jacobian.emplace_back(row, dof + k, 1.0);
+  }
+}
+
+}  // namespace sinew::constraints

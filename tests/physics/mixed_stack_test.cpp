@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "contact_scenes.hpp"
+#include "quick_tests.hpp"
 #include "sinew/collision/obstacle.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
@@ -70,6 +71,7 @@ void box_on_slab(Stack& s) {
 
 // Steps @p s to rest (3 s) and checks the normal impulses of the last step against the weights.
 void check_at_rest(Stack& s, const char* what) {
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 300 steps of an FEM stack (a minute under sanitizers)";
   s.system.set_gravity(Vec3{{0, 0, -kG}});
   auto backend = make_backend("serial");
   integrators::ContactStep stepper(contact_test::make_contact_solver("newton_fb", *backend, 1e-13));

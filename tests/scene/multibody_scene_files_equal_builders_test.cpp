@@ -9,6 +9,7 @@
 #include <string>
 
 #include "expect_error.hpp"
+#include "quick_tests.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/integrators/make_integrator.hpp"
@@ -113,11 +114,15 @@ TEST(MultibodySceneFiles, ClothOnCornerEqualsItsBuilder) {
 // The soft gripper: attachments, driven sliders with speed changes, friction per material pair.
 // 80 steps: the pads close on the box (65 steps) and start lifting it.
 TEST(MultibodySceneFiles, SoftGripperEqualsItsBuilder) {
+  if (test::quick_tests())
+    GTEST_SKIP() << "SINEW_QUICK_TESTS: 80 steps of the gripper twice (a minute under sanitizers)";
   expect_same_as_builder("soft_gripper.json", soft_gripper_scene().scene, 80, 22);
 }
 
 // The same scene file on tbb gives serial's bits.
 TEST(MultibodySceneFiles, SoftGripperIsBitwiseTheSameOnTbb) {
+  if (test::quick_tests())
+    GTEST_SKIP() << "SINEW_QUICK_TESTS: 80 steps of the gripper twice (a minute under sanitizers)";
   auto serial = make_backend("serial"), tbb = make_backend("tbb");
   std::unique_ptr<Simulation> a = from_file("soft_gripper.json", *serial), b = from_file("soft_gripper.json", *tbb);
   for (int k = 0; k < 80; ++k) {

@@ -11,6 +11,7 @@
 #include "quick_tests.hpp"
 #include "sinew/collision/obstacle.hpp"
 #include "sinew/constraints/joint_types.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
@@ -66,12 +67,10 @@ void build(ChainToSoft& s) {
   // The block's top face is held by the last link (where its nodes are in the link's frame).
   const Index last = kLinks - 1;
   const Vec3 end = pivot + (kLinks * kLength) * down;
+  const Mat3 R = rotation_matrix(q);
   for (Index i : top) {
     const Vec3 d = s.system.particle(i).position - end;
-    const Mat3 R = rotation_matrix(q);
-    const Vec3 local{{R(0, 0) * d[0] + R(1, 0) * d[1] + R(2, 0) * d[2],
-                      R(0, 1) * d[0] + R(1, 1) * d[1] + R(2, 1) * d[2],
-                      R(0, 2) * d[0] + R(1, 2) * d[1] + R(2, 2) * d[2]}};
+    const Vec3 local = transpose_times(R, d);
     s.joints.push_back(std::make_unique<constraints::BallJoint>(
         "block node " + std::to_string(i), constraints::body_side(last, Vec3{{0, 0, -0.5 * kLength}} + local),
         constraints::particle_side(i)));

@@ -25,6 +25,7 @@
 #include "sinew/constraints/prescribed_motion.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/quaternion.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/model/fem_fields.hpp"
 #include "sinew/model/lumped_mass.hpp"
 #include "sinew/scene/deformable_body.hpp"
@@ -474,9 +475,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
     for (Index i : a.nodes) {
       const Index p = first_particle[a.deformable] + i;
       const Vec3 d = s.system->particle(p).position - r.position;
-      const Vec3 local{{R(0, 0) * d[0] + R(1, 0) * d[1] + R(2, 0) * d[2],
-                        R(0, 1) * d[0] + R(1, 1) * d[1] + R(2, 1) * d[2],
-                        R(0, 2) * d[0] + R(1, 2) * d[1] + R(2, 2) * d[2]}};
+      const Vec3 local = transpose_times(R, d);
       s.joints.push_back(std::make_unique<constraints::BallJoint>(
           a.name + " node " + std::to_string(i),
           constraints::body_side(rigid_index[static_cast<std::size_t>(a.rigid)], local),

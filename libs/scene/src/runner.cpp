@@ -157,17 +157,19 @@ class RunWriter {
       }
     if (snapshot) files.push_back({step, "png/" + png_file(step)});
     folder_.note(files);
+    // The bodies' surfaces, for the OBJ files and the snapshot.
+    std::vector<TriangleMesh> surfaces;
+    if ((frame && out_.obj) || snapshot)
+      for (std::size_t b = 0; b < meshes.size(); ++b) surfaces.push_back(surface(b, meshes[b]));
     if (frame) {
       for (std::size_t b = 0; b < meshes.size(); ++b) {
         if (out_.vtu) series_[b].add(sim_.time(), step, meshes[b].frame);
-        if (out_.obj) write_obj(surface(b, meshes[b]), o_.out_dir / "obj" / obj_file(meshes[b].name, step));
+        if (out_.obj) write_obj(surfaces[b], o_.out_dir / "obj" / obj_file(meshes[b].name, step));
       }
       last_frame_ = step;
       ++result_.frames;
     }
     if (snapshot) {
-      std::vector<TriangleMesh> surfaces;
-      for (std::size_t b = 0; b < meshes.size(); ++b) surfaces.push_back(surface(b, meshes[b]));
       o_.snapshots(surfaces, sim_.obstacles(), o_.out_dir / "png" / png_file(step));
       last_snapshot_ = step;
       ++result_.snapshots;

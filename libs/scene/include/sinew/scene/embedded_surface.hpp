@@ -13,7 +13,8 @@ namespace sinew::scene {
 
 /// Each of @p points as a barycentric point of the tet of @p mesh that contains it (on a shared
 /// face, the first such tet), over the particles of the mesh's vertices, vertex 0 being particle
-/// @p first_particle (as scene::add_deformable_body() adds them).
+/// @p first_particle (as scene::add_deformable_body() adds them). A setup step: every point is
+/// tried against every tet (O(points x tets)).
 /// @throws sinew::Error naming the point when no tet contains it (within 1e-9 in barycentric
 ///         coordinates).
 std::vector<model::MappedPoint> embed_points(const TetMesh& mesh, Index first_particle,

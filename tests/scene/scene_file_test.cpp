@@ -157,6 +157,18 @@ TEST(SceneFile, ADuplicateKeyIsAnErrorNamingItAndBothLines) {
   }
 }
 
+TEST(SceneFile, ANulByteIsAnErrorNamingItsPlace) {
+  // nlohmann stops reading at a NUL, so "{}" NUL "}" would parse as {} and the rest vanish.
+  const std::string text = std::string("{\n  \"a\": 1}") + '\0' + "}\n";
+  try {
+    detail::parse_json(text, "nul.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nul.json:2:10: a NUL byte (byte 12)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_scene(std::string("{}") + '\0' + "}", "nul.json", "."), Error);
+}
+
 TEST(SceneFile, CommonKeyErrors) {
   nlohmann::json j = valid_scene();
   j["densty"] = 1000;

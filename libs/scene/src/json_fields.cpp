@@ -63,6 +63,7 @@ void reject_duplicate_keys(const std::string& text, const std::string& file) {
       k.path = child_path();
       stack.push_back(std::move(k));
     } else if (c == '}' || c == ']') {
+      if (stack.empty()) return;  // past the value nlohmann read (parse_json refuses what could lead here)
       stack.pop_back();
     } else if (c == ',' && !stack.empty()) {
       stack.back().expect_key = stack.back().object;
@@ -90,6 +91,14 @@ void reject_duplicate_keys(const std::string& text, const std::string& file) {
 }  // namespace
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  // nlohmann's lexer takes a NUL byte for the end of input and ignores what follows it, so a
+  // file cut or corrupted there would be read as its first part: refuse it, with its place.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n'));
+    const std::size_t line_start = text.rfind('\n', nul) == std::string::npos ? 0 : text.rfind('\n', nul) + 1;
+    throw Error(file + ":" + std::to_string(line) + ":" + std::to_string(nul - line_start + 1) + ": a NUL byte (byte " +
+                std::to_string(nul + 1) + "): a scene file is UTF-8 text");
+  }
   try {
     nlohmann::json json = nlohmann::json::parse(text);
     reject_duplicate_keys(text, file);

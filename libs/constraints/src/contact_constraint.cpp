@@ -1,13 +1,18 @@
 #include "sinew/constraints/contact_constraint.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "sinew/collision/contact_frame.hpp"
+#include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/point_shape.hpp"
 #include "sinew/collision/shape_pairs.hpp"
+#include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/model/point_kinematics.hpp"
@@ -60,16 +65,64 @@ void add_contact(const model::SystemState& s, const ContactOptions& params, doub
   }
 }
 
+// The point sum_k c_k P_k of mapped points P_k, its terms merged so that each component appears
+// once: a particle's weights add, and the markers of one body become one marker at their
+// weighted mean (sum_k a_k (x + R p_k) = A (x + R p) with p = sum_k a_k p_k / A) unless their
+// weights cancel; world terms carry no DOFs and are left out.
+model::MappedPoint combine(std::initializer_list<std::pair<const model::MappedPoint*, double>> parts) {
+  model::MappedPoint out;
+  for (const auto& [point, c] : parts)
+    for (const model::WeightedPoint& term : *point) {
+      if (term.point.kind == model::PointRef::Kind::kWorld || c * term.weight == 0.0) continue;
+      const double w = c * term.weight;
+      auto same = std::find_if(out.begin(), out.end(), [&](const model::WeightedPoint& o) {
+        return o.point.kind == term.point.kind && o.point.index == term.point.index;
+      });
+      if (same == out.end()) {
+        out.push_back({term.point, w});
+      } else if (term.point.kind == model::PointRef::Kind::kParticle) {
+        same->weight += w;
+      } else if (same->weight + w != 0.0) {  // a body: the weighted mean of the markers
+        const double total = same->weight + w;
+        for (int i = 0; i < 3; ++i)
+          same->point.local[i] = (same->weight * same->point.local[i] + w * term.point.local[i]) / total;
+        same->weight = total;
+      } else {
+        out.push_back({term.point, w});
+      }
+    }
+  return out;
+}
+
 }  // namespace
+
+// The surfaces as one mesh whose bodies are the surfaces (vertex v of surface k is
+// first_vertex[k] + its index), what the detectors take, and their buffers.
+struct ContactConstraint::SurfaceWork {
+  TetSurfaces mesh;
+  std::vector<Index> first_vertex{0};             // (surfaces + 1)
+  std::vector<Index> queries;                     // vertices of some triangle
+  std::vector<Vec3> x;                            // positions of every vertex
+  std::vector<const model::MappedPoint*> points;  // (vertices) the mapped point of each vertex
+  model::SystemState proxy;
+  VertexTriangleDetector vertex_triangle;
+  EdgeEdgeDetector edge_edge;
+  std::vector<VertexTriangleContact> found;
+  std::vector<EdgeEdgeContact> found_edges;
+};
+
+ContactConstraint::~ContactConstraint() = default;
 
 void ContactOptions::validate() const {
   require(std::isfinite(mu) && mu >= 0, "ContactOptions: mu must be finite and >= 0, got " + number_text(mu));
   require(std::isfinite(margin) && margin >= 0,
           "ContactOptions: margin must be finite and >= 0, got " + number_text(margin));
+  require(sharp_edge_angle >= 0 && sharp_edge_angle <= 3.14159265358979323846,
+          "ContactOptions: sharp_edge_angle must be in [0, pi], got " + number_text(sharp_edge_angle));
 }
 
 ContactConstraint::ContactConstraint(const ContactOptions& params, std::string name)
-    : params_(params), name_(std::move(name)) {
+    : params_(params), name_(std::move(name)), surface_work_(std::make_unique<SurfaceWork>()) {
   params_.validate();
 }
 
@@ -99,6 +152,36 @@ void ContactConstraint::add_particles(Index first, Index count, Index material) 
 void ContactConstraint::add_points(std::shared_ptr<const model::MappedPoints> points, Index material) {
   require(points != nullptr && material >= 0, name_ + ": add_points needs points and a material >= 0");
   mapped_sets_.push_back(PointSet{0, points->size(), std::move(points), material});
+}
+
+Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> vertices,
+                                     std::vector<std::array<Index, 3>> triangles, Index material) {
+  const std::string what = name_ + ": surface " + std::to_string(surfaces_.size());
+  require(vertices != nullptr && material >= 0, what + ": add_surface needs vertices and a material >= 0");
+  const Index n = vertices->size();
+  for (std::size_t t = 0; t < triangles.size(); ++t)
+    for (Index v : triangles[t])
+      require(v >= 0 && v < n, what + ": triangle " + std::to_string(t) + " has vertex " + std::to_string(v) +
+                                   ", expected 0 <= vertex < " + std::to_string(n) + " (its " + vertices->name() + ")");
+  SurfaceWork& w = *surface_work_;
+  const Index offset = w.first_vertex.back();
+  const int body = static_cast<int>(surfaces_.size());
+  std::vector<char> on_triangle(static_cast<std::size_t>(n), 0);
+  for (const auto& tri : triangles) {
+    w.mesh.triangles.push_back({tri[0] + offset, tri[1] + offset, tri[2] + offset});
+    w.mesh.triangle_body.push_back(body);
+    for (Index v : tri) on_triangle[static_cast<std::size_t>(v)] = 1;
+  }
+  for (Index v = 0; v < n; ++v) {
+    w.mesh.vertex_body.push_back(body);
+    w.points.push_back(&vertices->points()[static_cast<std::size_t>(v)]);
+    if (on_triangle[static_cast<std::size_t>(v)] != 0) w.queries.push_back(offset + v);
+  }
+  w.mesh.bodies = body + 1;
+  w.first_vertex.push_back(offset + n);
+  w.x.resize(static_cast<std::size_t>(offset + n));
+  surfaces_.push_back(Surface{std::move(vertices), std::move(triangles), material});
+  return body;
 }
 
 void ContactConstraint::set_friction(Index a, Index b, double mu) {
@@ -139,6 +222,9 @@ void ContactConstraint::check(const model::MechanicalSystem& system) const {
   for (const PointSet& set : mapped_sets_)
     require(&set.mapped->system() == &system,
             name_ + ": its " + set.mapped->name() + " are mapped from another MechanicalSystem");
+  for (const Surface& surface : surfaces_)
+    require(&surface.points->system() == &system, name_ + ": the vertices of a surface (" + surface.points->name() +
+                                                      ") are mapped from another MechanicalSystem");
   // Every pair the narrow phase will be asked for must have a pair function (checked here, once).
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     for (const Obstacle& o : obstacles_)
@@ -206,6 +292,39 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
     for (Index i = 0; i < set.count; ++i)
       add_point_contacts(s, set.mapped->points()[static_cast<std::size_t>(i)], mapped.x[static_cast<std::size_t>(i)],
                          set.material, out);
+  }
+  if (surfaces_.size() > 1) add_surface_contacts(s, out);
+}
+
+void ContactConstraint::add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const {
+  SurfaceWork& w = *surface_work_;
+  for (std::size_t k = 0; k < surfaces_.size(); ++k) {
+    surfaces_[k].points->evaluate(s, w.proxy);
+    std::copy(w.proxy.x.begin(), w.proxy.x.end(), w.x.begin() + w.first_vertex[k]);
+  }
+  auto material = [&](Index vertex) {
+    return surfaces_[static_cast<std::size_t>(w.mesh.vertex_body[static_cast<std::size_t>(vertex)])].material;
+  };
+  auto point = [&](Index vertex) { return w.points[static_cast<std::size_t>(vertex)]; };
+  // A vertex against the nearest triangle of each other surface: A the vertex, B the triangle's
+  // closest point sum_k b_k x_k, the normal from the triangle toward the vertex.
+  w.vertex_triangle.detect(w.mesh, w.queries, w.x, nullptr, params_.margin, w.found);
+  for (const VertexTriangleContact& c : w.found) {
+    const std::array<Index, 3>& tri = w.mesh.triangles[static_cast<std::size_t>(c.triangle)];
+    const model::MappedPoint b =
+        combine({{point(tri[0]), c.bary[0]}, {point(tri[1]), c.bary[1]}, {point(tri[2]), c.bary[2]}});
+    add_contact(s, params_, friction(material(c.vertex), material(tri[0])), name_, combine({{point(c.vertex), 1.0}}), b,
+                c.normal, c.distance, out);
+  }
+  // Sharp edges crossing: A edge a's closest point, B edge b's, the normal out of b's surface.
+  w.edge_edge.detect(w.mesh, w.x, nullptr, params_.margin, params_.sharp_edge_angle, w.found_edges);
+  const std::vector<std::array<Index, 2>>& edges = w.edge_edge.edges();
+  for (const EdgeEdgeContact& c : w.found_edges) {
+    const std::array<Index, 2>& a = edges[static_cast<std::size_t>(c.edge_a)];
+    const std::array<Index, 2>& b = edges[static_cast<std::size_t>(c.edge_b)];
+    add_contact(s, params_, friction(material(a[0]), material(b[0])), name_,
+                combine({{point(a[0]), 1.0 - c.s}, {point(a[1]), c.s}}),
+                combine({{point(b[0]), 1.0 - c.t}, {point(b[1]), c.t}}), c.normal, c.distance, out);
   }
 }
 

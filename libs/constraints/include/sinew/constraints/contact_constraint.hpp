@@ -20,6 +20,17 @@
 /// rigid box pushes it down). A mapped point's J_A is its mapping Jacobian sum_k w_k J_k
 /// (compliant-constraints: a constraint on a mapped state is G_x J).
 ///
+/// Contact surfaces (add_surface()) are triangle meshes over mapped points: an FEM body's
+/// boundary over its particles, a rigid body's triangle-mesh shape over markers on the body, a
+/// finer collision mesh embedded in tets. Two surfaces touch where a vertex of one comes within
+/// the margin of the nearest triangle of the other (vertex_triangle_contacts.hpp) and where sharp
+/// edges of the two cross (edge_edge_contacts.hpp): rows n^T (J_A - J_B) with J_B = sum_k b_k J_k
+/// over the triangle's vertices (barycentric weights of the closest point) or the two closest
+/// points of the edges, the seed's H rows (Sec. 5.1, eq. (11)) for two moving sides, so rigid
+/// mesh-mesh, rigid-deformable and deformable-deformable contact are one rule. A surface does not
+/// touch itself (no self-contact); its vertices touch obstacles and colliders only when also
+/// added as contact points (add_points()).
+///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
 /// pairs not set use ContactOptions::mu.
@@ -27,9 +38,12 @@
 /// Order (deterministic): first every rigid collider against every obstacle (colliders in the
 /// order added, obstacles in the order added), then every pair of colliders (i < k, A = i,
 /// B = k), then each particle of each particle set against every obstacle and then every
-/// collider, then each mapped point of each set alike; within a pair, the pair function's order.
+/// collider, then each mapped point of each set alike, then the vertex-triangle contacts between
+/// surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and
+/// triangles numbered surface after surface; within a pair, the pair function's order.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -54,7 +68,11 @@ struct ContactOptions {
   /// Friction cone: circular (kContact, the seeds' Coulomb law) or the box/pyramid of PGS
   /// solvers (kContactBoxFriction).
   bool box_friction = false;
-  /// Throws sinew::Error unless mu is finite and >= 0 and margin is finite and >= 0.
+  /// Edges of two contact surfaces cross-check (edge-edge contacts) when at least one is sharp:
+  /// its two faces' normals more than this angle apart (radians, in [0, pi]).
+  double sharp_edge_angle = 10.0 * 3.14159265358979323846 / 180.0;
+  /// Throws sinew::Error unless mu and margin are finite and >= 0 and sharp_edge_angle is in
+  /// [0, pi].
   void validate() const;
 };
 
@@ -73,6 +91,11 @@ class ContactConstraint final : public Constraint {
  public:
   /// A contact constraint named @p name with @p params (checked: sinew::Error when invalid).
   explicit ContactConstraint(const ContactOptions& params = {}, std::string name = "contact");
+  ~ContactConstraint() override;
+  /// Not copyable: its surfaces keep detection state between steps.
+  ContactConstraint(const ContactConstraint&) = delete;
+  /// Not assignable (see the copy constructor).
+  ContactConstraint& operator=(const ContactConstraint&) = delete;
 
   /// Adds a static obstacle of surface material @p material; returns its index.
   Index add_obstacle(const Shape& shape, const Pose& pose, Index material = 0);
@@ -85,6 +108,13 @@ class ContactConstraint final : public Constraint {
   /// Adds the mapped points @p points (over the constrained system) as contact points against the
   /// obstacles and the colliders. Throws sinew::Error for null points.
   void add_points(std::shared_ptr<const model::MappedPoints> points, Index material = 0);
+  /// Adds a contact surface: @p triangles (vertex indices into @p vertices, counter-clockwise seen
+  /// from outside) over the mapped points @p vertices (of the constrained system), of surface
+  /// material @p material; returns its index. Its triangle vertices touch the other surfaces'
+  /// triangles, and its sharp edges (faces more than ContactOptions::sharp_edge_angle apart)
+  /// their sharp edges. Throws sinew::Error for null vertices or a vertex index out of range.
+  Index add_surface(std::shared_ptr<const model::MappedPoints> vertices, std::vector<std::array<Index, 3>> triangles,
+                    Index material = 0);
   /// Sets the friction coefficient between materials @p a and @p b (either order; finite, >= 0).
   void set_friction(Index a, Index b, double mu);
   /// The friction coefficient between materials @p a and @p b.
@@ -114,6 +144,18 @@ class ContactConstraint final : public Constraint {
   void add_point_contacts(const model::SystemState& s, const model::MappedPoint& a, const Vec3& x, Index material,
                           ConstraintRows& out) const;
 
+  // A contact surface: triangles over mapped points.
+  struct Surface {
+    std::shared_ptr<const model::MappedPoints> points;
+    std::vector<std::array<Index, 3>> triangles;
+    Index material = 0;
+  };
+  // Vertex-triangle and edge-edge contacts between the surfaces at @p s.
+  void add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const;
+
+  // The surfaces as one body-labelled mesh and the detectors' state (kept between steps).
+  struct SurfaceWork;
+
   ContactOptions params_;
   std::string name_;
   std::vector<Obstacle> obstacles_;
@@ -121,6 +163,8 @@ class ContactConstraint final : public Constraint {
   std::vector<BodyCollider> colliders_;
   std::vector<PointSet> particle_sets_, mapped_sets_;
   std::vector<std::pair<std::pair<Index, Index>, double>> friction_;  // ((a <= b), mu) set by set_friction()
+  std::vector<Surface> surfaces_;
+  std::unique_ptr<SurfaceWork> surface_work_;  // detection buffers, reused by each add_rows()
 };
 
 }  // namespace sinew::constraints

@@ -14,6 +14,7 @@
 
 #include "quick_tests.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/core/quaternion.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 #include "sinew/scene/scene_file.hpp"
 
@@ -69,6 +70,64 @@ TEST(ReferenceScenes, MixedStackCarriesTheBlocksWeightAtRest) {
   EXPECT_NEAR(force / (mass * 9.81), 1.0, 1e-6);
   EXPECT_LT(m.state().u.cwiseAbs().maxCoeff(), 1e-8);
   EXPECT_NEAR(m.scene().scene.body_position(0)[2], 0.05, 1e-4);  // the box stays on the floor
+}
+
+// The net vertical contact force on FEM body @p name (its vertices' "contact_force", N).
+double contact_force_z(const scene::Simulation& sim, const std::string& name) {
+  double force = 0.0;
+  for (const scene::OutputMesh& mesh : sim.output_meshes())
+    if (mesh.name == name)
+      for (const scene::VtuField& f : mesh.frame.point_fields)
+        if (f.name == "contact_force")
+          for (std::size_t i = 2; i < f.values.size(); i += 3) force += f.values[i];
+  return force;
+}
+
+TEST(ReferenceScenes, MeshStackCarriesItsWeightsThroughContactSurfaces) {
+  // A rigid mesh crate on the floor, an FEM block on it, a rigid mesh prism on the block: at rest
+  // the block's net contact force (the crate's push up less the prism's down) is its weight, and
+  // nothing has sunk: the crate lies on the floor, the prism on the block.
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 300 steps of an FEM stack (a minute under sanitizers)";
+  auto backend = make_backend("serial");
+  const nlohmann::json j = scene_json("mesh_stack.json");
+  std::unique_ptr<scene::Simulation> sim = make(j, "mesh_stack.json", *backend);
+  run(*sim, j["steps"].get<long>());
+  const scene::MultibodySimulation& m = multibody(*sim);
+  const scene::FemBodyView& block = m.scene().fem_bodies.at(0);
+  double mass = 0.0;
+  for (Index i = block.first_particle; i < block.first_particle + block.num_particles; ++i)
+    mass += m.scene().scene.system->particle(i).mass;
+  // The centre of the block's top face (vertex (1, 1, 1) of its 3 x 3 x 2 grid), under the prism,
+  // touches the prism's bottom face: its distance from that plane (through the centroid's
+  // projection, h / 3 below it) is 0 up to the solver's tolerance.
+  const model::MechanicalSystem& sys = *m.scene().scene.system;
+  const Index centre = sys.particle_position_offset(block.first_particle + 13);
+  const Eigen::Vector3d v = m.state().q.segment<3>(centre);
+  const Mat3 R = rotation_matrix(m.scene().scene.body_orientation(1));
+  const Vec3 x = m.scene().scene.body_position(1);
+  const Eigen::Vector3d n(R(0, 2), R(1, 2), R(2, 2)), bottom = Eigen::Vector3d(x[0], x[1], x[2]) - 0.08 / 3 * n;
+  const double gap = n.dot(v - bottom);
+  const double force = contact_force_z(*sim, "block");
+  const double crate = m.scene().scene.body_position(0)[2];
+  std::printf(
+      "mesh stack (scenes/mesh_stack.json) at rest: net contact force on the block %.10f N, its weight %.10f N; "
+      "crate at z %.6f, the block's top centre %.1e m from the prism's bottom face (tilted %.1e rad); |u| %.1e\n",
+      force, mass * 9.81, crate, gap, std::acos(std::min(1.0, n.z())), m.state().u.cwiseAbs().maxCoeff());
+  EXPECT_NEAR(force / (mass * 9.81), 1.0, 1e-6);
+  EXPECT_LT(m.state().u.cwiseAbs().maxCoeff(), 1e-8);
+  EXPECT_NEAR(crate, 0.05, 1e-4);
+  EXPECT_LT(std::abs(gap), 1e-9);
+}
+
+TEST(ReferenceScenes, MeshStackIsBitwiseTheSameOnTbb) {
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 100 steps twice";
+  auto serial = make_backend("serial"), tbb = make_backend("tbb");
+  const nlohmann::json j = scene_json("mesh_stack.json");
+  std::unique_ptr<scene::Simulation> a = make(j, "mesh_stack.json", *serial), b = make(j, "mesh_stack.json", *tbb);
+  run(*a, 100);
+  run(*b, 100);
+  EXPECT_TRUE(multibody(*a).state().q == multibody(*b).state().q);
+  EXPECT_TRUE(multibody(*a).state().u == multibody(*b).state().u);
 }
 
 // Max |E - E0| over the run relative to the kinetic energy at the end.

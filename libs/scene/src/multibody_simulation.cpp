@@ -347,6 +347,11 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     VtuField velocity{"velocity", 3, {}};
     const BodyMotion b = body_motion(sys, s.state, r.body);
     for (const Shape& shape : r.shapes) add_shape(shape, tri);
+    for (const TriangleMesh& mesh : r.meshes) {
+      const Index offset = static_cast<Index>(tri.vertices.size());
+      tri.vertices.insert(tri.vertices.end(), mesh.vertices.begin(), mesh.vertices.end());
+      for (const auto& t : mesh.triangles) tri.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+    }
     transform(tri, 0, rotation_matrix(b.q), b.x);
     for (const Vec3& p : tri.vertices) {
       const Vec3 pv = b.v + cross(b.w, p - b.x);

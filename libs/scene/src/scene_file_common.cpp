@@ -185,6 +185,40 @@ Mat3 read_rotation(JsonObject& obj, const std::string& key) {
   return R;
 }
 
+namespace {
+
+// A triangle mesh written in the file: "vertices" [[x, y, z], ...] and "triangles" [[i, j, k],
+// ...] (0-based vertex indices).
+TriangleMesh read_inline_triangles(JsonObject& m) {
+  TriangleMesh mesh;
+  const nlohmann::json& v = m.value("vertices");
+  if (!v.is_array() || v.empty()) m.fail("vertices", "expected a non-empty array of points [x, y, z]");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const nlohmann::json& p = v[i];
+    const bool ok = p.is_array() && p.size() == 3 && std::all_of(p.begin(), p.end(), [](const nlohmann::json& x) {
+                      return x.is_number() && std::isfinite(x.get<double>());
+                    });
+    if (!ok) m.fail("vertices", "entry " + std::to_string(i) + ": expected a point [x, y, z] of 3 finite numbers");
+    mesh.vertices.push_back(Vec3{{p[0].get<double>(), p[1].get<double>(), p[2].get<double>()}});
+  }
+  const nlohmann::json& t = m.value("triangles");
+  if (!t.is_array() || t.empty()) m.fail("triangles", "expected a non-empty array of vertex triples [i, j, k]");
+  const Index n = static_cast<Index>(mesh.vertices.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const nlohmann::json& f = t[i];
+    const bool ok = f.is_array() && f.size() == 3 && std::all_of(f.begin(), f.end(), [&](const nlohmann::json& x) {
+                      return x.is_number_integer() && x.get<long long>() >= 0 && x.get<long long>() < n;
+                    });
+    if (!ok)
+      m.fail("triangles",
+             "entry " + std::to_string(i) + ": expected 3 vertex indices in [0, " + std::to_string(n) + ")");
+    mesh.triangles.push_back({f[0].get<Index>(), f[1].get<Index>(), f[2].get<Index>()});
+  }
+  return mesh;
+}
+
+}  // namespace
+
 MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::filesystem::path& base_dir,
                             bool allow_solid, bool allow_membrane) {
   JsonObject m = *obj.object(key);
@@ -219,8 +253,12 @@ MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::
     out.membrane = true;
   } else if (m.has("file")) {
     out = read_file_mesh(m, base_dir, allow_solid, allow_membrane);
+  } else if (m.has("vertices") || m.has("triangles")) {
+    if (!allow_membrane) m.fail("vertices", "expected a solid mesh (\"box\", \"ball\" or a .msh/.node \"file\")");
+    out.triangles = read_inline_triangles(m);
+    out.membrane = true;
   } else {
-    m.fail("", "expected one of \"box\", \"ball\", \"rectangle\" or \"file\"");
+    m.fail("", "expected one of \"box\", \"ball\", \"rectangle\", \"file\" or \"vertices\" and \"triangles\"");
   }
   m.finish();
   if (out.membrane) {

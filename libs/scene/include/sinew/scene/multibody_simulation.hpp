@@ -18,15 +18,17 @@
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/material.hpp"
 #include "sinew/scene/contact_scenes.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
 #include "sinew/scene/simulation.hpp"
 
 namespace sinew::scene {
 
 /// A rigid body as output draws it: its index in the system and its shapes in body coordinates.
 struct RigidBodyView {
-  Index body = 0;             ///< rigid-body index in the system
-  std::string name;           ///< the body's name
-  std::vector<Shape> shapes;  ///< drawn at the body's pose (half-spaces are not drawn)
+  Index body = 0;                    ///< rigid-body index in the system
+  std::string name;                  ///< the body's name
+  std::vector<Shape> shapes;         ///< drawn at the body's pose (half-spaces are not drawn)
+  std::vector<TriangleMesh> meshes;  ///< drawn at the body's pose too (body coordinates)
 };
 
 /// An FEM body as output draws it (its particles are consecutive in the system).

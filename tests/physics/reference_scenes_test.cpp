@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "quick_tests.hpp"
 #include "sinew/backends/registry.hpp"
@@ -128,6 +129,49 @@ TEST(ReferenceScenes, MeshStackIsBitwiseTheSameOnTbb) {
   run(*b, 100);
   EXPECT_TRUE(multibody(*a).state().q == multibody(*b).state().q);
   EXPECT_TRUE(multibody(*a).state().u == multibody(*b).state().u);
+}
+
+// The vertical contact forces on the FEM body @p name's vertices below and above height @p z (N).
+std::pair<double, double> contact_force_split(const scene::Simulation& sim, const std::string& name, double z) {
+  std::pair<double, double> f{0.0, 0.0};
+  for (const scene::OutputMesh& mesh : sim.output_meshes())
+    if (mesh.name == name)
+      for (const scene::VtuField& field : mesh.frame.point_fields)
+        if (field.name == "contact_force")
+          for (std::size_t i = 2; i < field.values.size(); i += 3)
+            (mesh.frame.points[i] < z ? f.first : f.second) += field.values[i];
+  return f;
+}
+
+TEST(ReferenceScenes, MappedSurfaceToolForceAgreesWithTheFemSurfaceNodes) {
+  // The tool presses the block's top face (z = 0.1), the floor its bottom (z = 0): the forces on
+  // the vertices above and below mid-height are the tool's and the floor's, through the mapping of
+  // the refined surface or on the surface nodes. At rest they balance the weight, and the tool's
+  // force is the same either way within the discretization (5%).
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 1000 steps of an FEM block";
+  auto backend = make_backend("serial");
+  nlohmann::json j = scene_json("mapped_surface.json");
+  double tool[2] = {0, 0};
+  for (int mapped = 1; mapped >= 0; --mapped) {
+    if (!mapped) j["bodies"][0].erase("collision_surface");
+    std::unique_ptr<scene::Simulation> sim = make(j, "mapped_surface.json", *backend);
+    run(*sim, j["steps"].get<long>());
+    const scene::MultibodySimulation& m = multibody(*sim);
+    double mass = 0.0;
+    const scene::FemBodyView& block = m.scene().fem_bodies.at(0);
+    for (Index i = block.first_particle; i < block.first_particle + block.num_particles; ++i)
+      mass += m.scene().scene.system->particle(i).mass;
+    const auto [floor, top] = contact_force_split(*sim, "block", 0.05);
+    tool[mapped] = top;
+    std::printf(
+        "mapped surface (scenes/mapped_surface.json), contact on %s: tool force %.4f N, floor %.4f N, weight %.4f N "
+        "(balance %.1e)\n",
+        mapped ? "the refined surface mapped into the tets" : "the FEM surface nodes", top, floor, mass * 9.81,
+        std::abs(floor + top - mass * 9.81) / (mass * 9.81));
+    EXPECT_NEAR((floor + top) / (mass * 9.81), 1.0, 1e-6);
+    EXPECT_LT(top, -0.5);  // the tool presses down
+  }
+  EXPECT_NEAR(tool[1] / tool[0], 1.0, 0.05);
 }
 
 // Max |E - E0| over the run relative to the kinetic energy at the end.

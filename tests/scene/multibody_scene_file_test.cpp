@@ -63,6 +63,43 @@ TEST(MultibodySceneFile, AThetaFreeMotionRuns) {
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/scheme", "theta_midpoint");
 }
 
+// "collision_surface": the refined boundary or a mesh embedded in the tets stands for the body in
+// contact; bad ones name their path.
+TEST(MultibodySceneFile, ACollisionSurfaceIsEmbeddedOrRefused) {
+  nlohmann::json j = valid();
+  j["bodies"][2]["collision_surface"] = {{"refine", 1}};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(sim->step().ok());
+  // A triangle inside the cube [1, 1.1] x [0, 0.1]^2 embeds; one corner outside does not.
+  j["bodies"][2]["collision_surface"] = {
+      {"mesh",
+       {{"vertices", {{1.02, 0.02, 0.02}, {1.08, 0.02, 0.02}, {1.05, 0.08, 0.05}}}, {"triangles", {{0, 1, 2}}}}}};
+  EXPECT_NO_THROW(parse(j));
+  j["bodies"][2]["collision_surface"]["mesh"]["vertices"][2] = {1.05, 0.08, 0.5};
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/bodies/2", "collision_surface", "point 2", "lies in no tetrahedron");
+  j["bodies"][2]["collision_surface"] = {{"refine", 1}, {"mesh", {{"file", "x.obj"}}}};
+  EXPECT_SINEW_ERROR(parse(j), "/bodies/2/collision_surface", "exactly one of \"refine\" and \"mesh\"");
+  j["bodies"][2]["collision_surface"] = {{"refine", 9}};
+  EXPECT_SINEW_ERROR(parse(j), "/bodies/2/collision_surface/refine", "[0, 4]");
+}
+
+// The compliant alpha/beta scheme with a compliant joint: "free_motion": {"scheme":
+// "compliant_alpha_beta", "alpha", "beta"} reaches ContactStepOptions::alpha_beta.
+TEST(MultibodySceneFile, TheCompliantAlphaBetaSchemeRuns) {
+  nlohmann::json j = valid();
+  j["joints"][0]["compliance"] = 1e-4;
+  j["integrator"]["free_motion"] = {{"scheme", "compliant_alpha_beta"}, {"alpha", 0.5}, {"beta", 0.5}};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(sim->step().ok());
+  j["integrator"]["free_motion"]["beta"] = 0.0;
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/beta", "(0, 1]");
+  j["integrator"]["free_motion"]["beta"] = 0.5;
+  j["integrator"]["free_motion"]["alpha"] = 1.5;
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/alpha", "[0, 1]");
+}
+
 // A kinematically driven body: "motion" (constraints::PrescribedMotion) moves the ball on its
 // profile whatever its joint and gravity do.
 TEST(MultibodySceneFile, ADrivenBodyFollowsItsMotion) {

@@ -72,6 +72,53 @@ void StabilizationOptions::validate() const {
   require(erp > 0 && erp <= 1, "StabilizationOptions: erp must be in (0, 1], got " + number_text(erp));
 }
 
+void StepWeights::validate() const {
+  require(theta_q >= 0 && theta_q <= 1 && theta_v >= 0 && theta_v <= 1 && theta_vq > 0 && theta_vq <= 1,
+          "StepWeights: theta_q and theta_v must be in [0, 1] and theta_vq in (0, 1] (positions that move by the "
+          "start velocity alone cannot be constrained by the end velocity), got " +
+              number_text(theta_q) + ", " + number_text(theta_v) + ", " + number_text(theta_vq));
+}
+
+GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
+                                    double h, const StabilizationOptions& options, const StepWeights& weights,
+                                    const Eigen::VectorXd& v0) {
+  weights.validate();
+  GlobalProblem g = assemble_step_problem(rows, A, v_free, h, options);
+  if (weights.implicit_euler()) return g;
+  require(v0.size() == A.rows, "assemble_step_problem: v0 must have one entry per velocity DOF (" +
+                                   std::to_string(A.rows) + "), got " + std::to_string(v0.size()));
+  const Index m = rows.rows();
+  Eigen::VectorXd phidot = Eigen::VectorXd::Zero(m);  // J v0
+  for (const Eigen::Triplet<double>& t : rows.jacobian) phidot[t.row()] += t.value() * v0[t.col()];
+  const std::vector<Index> offsets = block_offsets(rows.blocks);
+  const double tq = weights.theta_q, tv = weights.theta_v, tvq = weights.theta_vq;
+  bool any_compliant = false;
+  if (g.compliance.size() == 0) g.compliance = Eigen::VectorXd::Zero(m);
+  for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
+    const bool unilateral = rows.blocks[b].kind != BlockKind::kBilateral;
+    for (Index k = offsets[b]; k < offsets[b + 1]; ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      const double c = rows.compliance[i], d = rows.damping[i];
+      if (unilateral && k == offsets[b]) {
+        // The normal row: the gap through the position update h v^theta_vq.
+        const double gain = rows.phi[i] > 0 ? 1.0 : options.erp;
+        g.w[k] = (gain * rows.phi[i] / (h + d) + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
+      } else if (c > 0) {
+        const double l = h * tq * tvq + d * tv;
+        require(l > 0, "assemble_step_problem: compliant row " + std::to_string(k) +
+                           " has no damping, and theta_q theta_vq = 0 evaluates its force at the start positions: "
+                           "an explicit force, not a constraint of the step");
+        g.w[k] = (options.erp * rows.phi[i] + (d + tq * h) * phidot[k]) / l - phidot[k] - rows.target[i];
+        g.compliance[k] = c / (h * l);
+      }
+      any_compliant = any_compliant || c > 0;
+    }
+  }
+  if (!any_compliant) g.compliance.resize(0);
+  g.validate();
+  return g;
+}
+
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
   options.validate();

@@ -67,6 +67,8 @@ Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
 void ContactStepOptions::validate() const {
   free_motion.validate();
   if (theta) theta->validate();
+  if (alpha_beta) alpha_beta->validate();
+  require(!(theta && alpha_beta), "ContactStepOptions: theta and alpha_beta are two schemes; set at most one");
   require(std::isfinite(accept_error) && accept_error >= 0,
           "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error));
   stabilization.validate();
@@ -79,7 +81,14 @@ ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, 
       options_(options),
       free_(options.free_motion) {
   options_.validate();
-  if (options_.theta) theta_ = std::make_unique<ThetaMethod>(*options_.theta);
+  if (options_.theta) {
+    theta_ = std::make_unique<ThetaMethod>(*options_.theta);
+    weights_ = {options_.theta->theta_q, options_.theta->theta_v, options_.theta->theta_vq};
+  }
+  if (options_.alpha_beta) {
+    alpha_beta_ = std::make_unique<CompliantAlphaBeta>(*options_.alpha_beta);
+    weights_ = {options_.alpha_beta->alpha, options_.alpha_beta->alpha, options_.alpha_beta->beta};
+  }
 }
 
 ContactStep::~ContactStep() = default;
@@ -105,7 +114,9 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   // Stage 1: free motion v* by implicit Euler or the theta-method (Newton); it checks h and the
   // state's sizes.
   free_state_ = state;
-  report.free_motion = theta_ ? theta_->step(system, free_state_, h) : free_.step(system, free_state_, h);
+  report.free_motion = theta_        ? theta_->step(system, free_state_, h)
+                       : alpha_beta_ ? alpha_beta_->step(system, free_state_, h)
+                                     : free_.step(system, free_state_, h);
   if (!report.free_motion.ok()) {
     report.message = "free motion failed at t = " + number_text(state.t, 6) + ": " + report.free_motion.message;
     return report;
@@ -154,6 +165,14 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     system.damping(t_theta, q_theta, v_theta, D_);
     detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}}, /*symmetrize=*/true,
                     A_);
+  } else if (alpha_beta_) {
+    // CompliantAlphaBeta's Newton matrix at its end point: M + h alpha D + h^2 alpha beta K with
+    // forces at (q0 + h v^beta, v) = the free end state.
+    const double alpha = weights_.theta_v, beta = weights_.theta_vq;
+    system.mass_matrix(state.t, state.q, M_);
+    system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
+    system.damping(state.t + h, free_state_.q, v_free, D_);
+    detail::combine(n, {{1.0, &M_}, {alpha * beta * h * h, &K_}, {alpha * h, &D_}}, /*symmetrize=*/true, A_);
   } else {
     system.mass_matrix(state.t, state.q, M_);
     system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
@@ -161,7 +180,15 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     detail::combine(n, {{1.0, &M_}, {h * h, &K_}, {h, &D_}}, /*symmetrize=*/true, A_);
   }
   detail::pin_fixed(fixed, A_, nullptr);
-  problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization);
+  try {
+    problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u);
+  } catch (const Error& e) {
+    // theta_vq = 0 (explicit Euler, alpha/beta with beta = 0): positions ignore the end velocity
+    // the rows constrain; or a compliant row the scheme makes explicit.
+    report.message =
+        "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
+    return report;
+  }
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();
   if (!warm) r_.setZero(problem_.rows());
@@ -223,10 +250,10 @@ ContactStepReport ContactStep::finish_step(const model::MechanicalSystem& system
     report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + number_text(state.t, 6) +
                      ", error " + number_text(report.contact.error, 4);
 
-  // Stage 3: q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update).
+  // Stage 3: q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update; beta for alpha/beta).
   Eigen::VectorXd q1;
-  if (theta_) {
-    const double tvq = theta_->options().theta_vq;
+  if (!weights_.implicit_euler()) {
+    const double tvq = weights_.theta_vq;
     system.advance_positions(state.q, tvq * v_ + (1.0 - tvq) * state.u, h, q1);
   } else {
     system.advance_positions(state.q, v_, h, q1);

@@ -12,6 +12,7 @@
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 #include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/embedded_surface.hpp"
 #include "sinew/scene/mesh_inertia.hpp"
 
 namespace sinew::scene::detail {
@@ -209,6 +210,29 @@ DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem:
   }
   if (o.has("fixed")) d.fixed = read_selection(o, "fixed", selection_context(x, cloth, mesh.tets));
   d.contact = o.boolean("contact", true);
+  if (std::optional<JsonObject> c = o.object("collision_surface", true)) {
+    // The boundary refined n times, or a triangle mesh placed with the body; embedded in its tets
+    // by build() (scene::embed_points, which names a point outside every tet).
+    if (cloth) o.fail("collision_surface", "a cloth's contact is its own vertices; a collision surface needs tets");
+    if (c->has("refine") == c->has("mesh")) c->fail("refine", "expected exactly one of \"refine\" and \"mesh\"");
+    if (c->has("refine")) {
+      const long long n = c->integer("refine", std::nullopt, 0, 4);
+      TriangleMesh surface = boundary_triangles(mesh.tets);
+      for (long long k = 0; k < n; ++k) surface = refine_triangles(surface);
+      d.collision_surface = std::move(surface);
+    } else {
+      TriangleMesh surface = read_mesh_source(*c, "mesh", base_dir, false, true).triangles;
+      if (moved)
+        for (Vec3& v : surface.vertices) v = R * v + t;
+      d.collision_surface = std::move(surface);
+    }
+    // embed_points tries every point against every tet: keep the setup to seconds.
+    const double work = static_cast<double>(d.collision_surface->vertices.size()) * mesh.tets.tets.size();
+    if (work > 5e7)
+      c->fail("", std::to_string(d.collision_surface->vertices.size()) + " surface points in " +
+                      std::to_string(mesh.tets.tets.size()) + " tets are too many to embed (at most 5e7 pairs)");
+    c->finish();
+  }
   d.tets = std::move(mesh.tets);
   d.triangles = std::move(mesh.triangles);
   return d;

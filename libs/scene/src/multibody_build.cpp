@@ -10,6 +10,7 @@
 #include "sinew/model/lumped_mass.hpp"
 #include "sinew/scene/contact_surface.hpp"
 #include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/embedded_surface.hpp"
 
 namespace sinew::scene::detail {
 
@@ -88,9 +89,24 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       if (s.contact && d.contact) {
         // Its vertices touch obstacles and analytic colliders; a solid's boundary also touches
         // the other surfaces (a cloth's open, two-sided sheet has no inside for that test).
-        s.contact->add_particles(first, count, d.material);
-        if (!d.membrane)
-          add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material);
+        if (d.collision_surface) {
+          // The embedded surface's points (contact points through the mapping, G = G_x J) and
+          // triangles stand for the body in every contact.
+          std::vector<model::MappedPoint> embedded;
+          try {
+            embedded = embed_points(d.tets, first, d.collision_surface->vertices);
+          } catch (const Error& e) {
+            throw Error(std::string("collision_surface: ") + e.what());
+          }
+          auto points =
+              std::make_shared<model::MappedPoints>(*s.system, std::move(embedded), d.name + " collision surface");
+          s.contact->add_points(points, d.material);
+          s.contact->add_surface(points, d.collision_surface->triangles, d.material);
+        } else {
+          s.contact->add_particles(first, count, d.material);
+          if (!d.membrane)
+            add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material);
+        }
       }
     } catch (const Error& e) {
       throw Error(where + e.what());

@@ -15,6 +15,17 @@
 /// so they carry w = phi / (h + d) and the diagonal compliance C = c / (h (h + d)) of
 /// GlobalProblem. A hard row is the limit c = 0 (and d = 0 gives w = phi / h: the violation is
 /// removed in one step unless erp < 1 softens it).
+///
+/// Steps of other schemes (StepWeights: the theta-method's theta_q, theta_v, theta_vq; the
+/// compliant alpha/beta scheme is (alpha, alpha, beta)) move the positions by
+/// h v^theta_vq = h (theta_vq v + (1 - theta_vq) v0) and evaluate forces at q0 + theta_q h v^theta_vq
+/// and v^theta_v. A compliant row's average force then satisfies the seed's
+///   J dv + C avlam / l = -(phi + (d + theta_q h) phidot) / l,  l = h theta_q theta_vq + d theta_v
+/// (compliant-constraints, "Time integration", with alpha = theta_q = theta_v, beta = theta_vq):
+/// w = (phi + (d + theta_q h) phidot) / l - phidot and C = c / (h l), phidot = J v0, whose Schur
+/// complement is the seed's (h J P A^-1 P J^T + C / l). An open unilateral row keeps its gap
+/// through the position update, phi + h J v^theta_vq >= 0: w = (phi / h + (1 - theta_vq) phidot) /
+/// theta_vq. Hard bilateral rows, velocity targets and tangent rows act on v as above.
 #pragma once
 
 #include <Eigen/Core>
@@ -87,6 +98,18 @@ struct StabilizationOptions {
   void validate() const;
 };
 
+/// The weights of the scheme a step's rows are averaged over (see the file comment); all 1 is
+/// implicit Euler.
+struct StepWeights {
+  double theta_q = 1.0;   ///< forces act at the positions q0 + theta_q h v^theta_vq, in [0, 1]
+  double theta_v = 1.0;   ///< forces act at the velocity v^theta_v, in [0, 1]
+  double theta_vq = 1.0;  ///< positions move by h v^theta_vq, in (0, 1]
+  /// True for implicit Euler (every weight 1).
+  bool implicit_euler() const { return theta_q == 1.0 && theta_v == 1.0 && theta_vq == 1.0; }
+  /// Throws sinew::Error unless theta_q, theta_v are in [0, 1] and theta_vq in (0, 1].
+  void validate() const;
+};
+
 /// The global problem of one velocity-level step A (v - v_free) = J^T r (theta-method's
 /// linearized momentum, or M (v - v*) = J^T r for an explicit free motion): M := A, f := A v_free,
 /// H := J^T, w and the compliance from the rows (see the file comment), blocks as given.
@@ -98,5 +121,14 @@ struct StabilizationOptions {
 /// @throws sinew::Error on invalid rows or sizes.
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options = {});
+
+/// assemble_step_problem() for a step of scheme @p weights from the start velocity @p v0 (n):
+/// compliant rows and open unilateral rows as the file comment says (the same as above when
+/// @p weights is implicit Euler).
+/// @throws sinew::Error on invalid rows, sizes or weights, or a compliant row that the scheme
+///         makes explicit (l = h theta_q theta_vq + d theta_v = 0).
+GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
+                                    double h, const StabilizationOptions& options, const StepWeights& weights,
+                                    const Eigen::VectorXd& v0);
 
 }  // namespace sinew::constraints

@@ -17,7 +17,17 @@
 /// With ContactStepOptions::theta, the same stages for any theta: free motion by ThetaMethod,
 /// A = M(q^theta_q) + theta_q theta_vq h^2 K + theta_v h D at (q^theta_q, v^theta_v) with
 /// q^theta_q = q0 (+) h theta_q v*^theta_vq, and q1 = q0 (+) h (theta_vq v + (1 - theta_vq) v0).
-/// The contact rows act on the end velocity v as above.
+/// The contact rows act on the end velocity v as above; an open contact keeps its gap through the
+/// position update, and compliant rows take the scheme's average force (constraint.hpp,
+/// StepWeights).
+///
+/// With ContactStepOptions::alpha_beta, the compliant alpha/beta scheme of
+/// compliant-constraints-implicit-integration.tex ("Time integration") with constraint rows:
+/// free motion by CompliantAlphaBeta, A = M + h alpha D + h^2 alpha beta K at its end point,
+/// compliant rows solved through the seed's Schur complement
+/// (h J P A^-1 P J^T + C / l) avlam = -(phi + (d + alpha h) phidot) / l - h J P A^-1 f,
+/// l = alpha (h beta + d) (P: the fixed DOFs' columns dropped), and x1 = x0 + h (beta v +
+/// (1 - beta) v0).
 ///
 /// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
 /// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
@@ -34,6 +44,7 @@
 #include "sinew/constraints/constraint.hpp"
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/constraints/sap_solver.hpp"
+#include "sinew/integrators/compliant_alpha_beta.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/integrator.hpp"
 #include "sinew/integrators/theta_method.hpp"
@@ -67,6 +78,8 @@ struct ContactStepOptions {
   /// expression_for_A, convex for every theta), then q = q0 (+) dt v^theta_vq (eq. q_update).
   /// The symplectic midpoint preset keeps the energy of rolling without slip.
   std::optional<ThetaOptions> theta;
+  /// The compliant alpha/beta scheme's two stages instead (see the file comment); not with theta.
+  std::optional<CompliantAlphaBetaOptions> alpha_beta;
   StepFactor factor = StepFactor::kSparse;          ///< stage 2's linear algebra
   constraints::StabilizationOptions stabilization;  ///< erp of penetration and joint errors
   constraints::SapOptions sap;                      ///< used when the step has no local solver
@@ -150,8 +163,10 @@ class ContactStep {
                                 double h);
 
   ImplicitEuler free_;
-  std::unique_ptr<ThetaMethod> theta_;          // free motion when options.theta is set
-  std::unique_ptr<detail::BaraffStep> baraff_;  // stage 2 by Baraff's factor (options.factor)
+  std::unique_ptr<ThetaMethod> theta_;              // free motion when options.theta is set
+  std::unique_ptr<CompliantAlphaBeta> alpha_beta_;  // free motion when options.alpha_beta is set
+  constraints::StepWeights weights_;                // of the scheme (implicit Euler: all 1)
+  std::unique_ptr<detail::BaraffStep> baraff_;      // stage 2 by Baraff's factor (options.factor)
   constraints::ConstraintRows rows_;
   constraints::GlobalProblem problem_;
   std::vector<constraints::ConstraintBlock> last_blocks_;

@@ -62,14 +62,16 @@ inline Eigen::MatrixXd dense_jacobian(const ConstraintRows& rows, Index nv) {
 }
 
 /// Largest |dphi/deps - J e_j| over every velocity direction e_j and the first @p position_rows
-/// rows (rows with a position level), relative to max(1, max |J|): central differences with
+/// rows (rows with a position level; all rows when negative), every @p row_stride-th of them (3:
+/// the normal rows of contact blocks), relative to max(1, max |J|): central differences with
 /// q(eps) = q (+) eps e_j. Fails the test when J is zero or the row count changes.
 inline double jacobian_fd_error(const Constraint& c, const model::MechanicalSystem& sys, const Eigen::VectorXd& q,
-                                int position_rows, double eps = 1e-6) {
+                                int position_rows, double eps = 1e-6, int row_stride = 1) {
   const Eigen::VectorXd u = Eigen::VectorXd::Zero(sys.num_velocities());
   const ConstraintRows rows = rows_at(c, sys, q, u);
+  if (position_rows < 0) position_rows = static_cast<int>(rows.rows());
   EXPECT_GE(rows.rows(), position_rows) << c.name();
-  if (rows.rows() < position_rows) return 1e300;
+  if (rows.rows() < position_rows || position_rows == 0) return 1e300;
   const Eigen::MatrixXd J = dense_jacobian(rows, sys.num_velocities());
   EXPECT_GT(J.topRows(position_rows).cwiseAbs().maxCoeff(), 1e-3) << c.name() << ": Jacobian is trivially zero";
   double err = 0;
@@ -82,7 +84,7 @@ inline double jacobian_fd_error(const Constraint& c, const model::MechanicalSyst
     const ConstraintRows rp = rows_at(c, sys, qp, u), rm = rows_at(c, sys, qm, u);
     EXPECT_EQ(rp.rows(), rows.rows()) << c.name() << ": rows appeared or vanished within eps";
     if (rp.rows() != rows.rows() || rm.rows() != rows.rows()) return 1e300;
-    for (int k = 0; k < position_rows; ++k)
+    for (int k = 0; k < position_rows; k += row_stride)
       err = std::max(err, std::abs((rp.phi[k] - rm.phi[k]) / (2 * eps) - J(k, j)));
   }
   return err / std::max(1.0, J.cwiseAbs().maxCoeff());

@@ -58,25 +58,8 @@ SpatialInertia box_inertia(double m, const Vec3& h) {
 
 // The largest error of the normal rows of every contact block against central differences of
 // its gap along each velocity DOF (the contact set must not change within eps).
-double normal_rows_fd_error(const Constraint& c, const model::MechanicalSystem& sys, const Eigen::VectorXd& q,
-                            double eps = 1e-7) {
-  const Eigen::VectorXd u = Eigen::VectorXd::Zero(sys.num_velocities());
-  const ConstraintRows rows = rows_at(c, sys, q, u);
-  const Eigen::MatrixXd J = dense_jacobian(rows, sys.num_velocities());
-  double err = 0.0;
-  Eigen::VectorXd qp, qm;
-  for (Index j = 0; j < sys.num_velocities(); ++j) {
-    Eigen::VectorXd du = Eigen::VectorXd::Zero(sys.num_velocities());
-    du[j] = 1.0;
-    sys.advance_positions(q, du, eps, qp);
-    sys.advance_positions(q, du, -eps, qm);
-    const ConstraintRows rp = rows_at(c, sys, qp, u), rm = rows_at(c, sys, qm, u);
-    EXPECT_EQ(rp.rows(), rows.rows()) << "contacts appeared or vanished within eps";
-    if (rp.rows() != rows.rows() || rm.rows() != rows.rows()) return 1e300;
-    for (Index k = 0; k < rows.rows(); k += 3)
-      err = std::max(err, std::abs((rp.phi[k] - rm.phi[k]) / (2 * eps) - J(k, j)));
-  }
-  return err;
+double normal_rows_fd_error(const Constraint& c, const model::MechanicalSystem& sys, const Eigen::VectorXd& q) {
+  return testing::jacobian_fd_error(c, sys, q, -1, 1e-7, 3);
 }
 
 model::SystemState state_of(const model::MechanicalSystem& sys) {
@@ -224,7 +207,7 @@ TEST(SurfaceContact, ASharpEdgeAcrossASharpEdge) {
   EXPECT_EQ(rows_at(none, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
 }
 
-TEST(SurfaceContact, FrictionOfThePairOfSurfaceMaterialsAndNoSelfContact) {
+TEST(SurfaceContact, FrictionOfThePairOfSurfaceMaterialsAndNoSelfContactByDefault) {
   model::MechanicalSystem sys;
   for (const Vec3& p : box_corners(Vec3{{0.05, 0.05, 0.05}})) sys.add_particle(0.1, p + Vec3{{0, 0, 0.152}}, "");
   sys.add_body(box_inertia(1.0, Vec3{{0.1, 0.1, 0.1}}), Vec3{{0, 0, 0}}, quat_identity(), "base");
@@ -242,6 +225,50 @@ TEST(SurfaceContact, FrictionOfThePairOfSurfaceMaterialsAndNoSelfContact) {
   ContactConstraint alone;
   alone.add_surface(particles(sys, 0, 8), kBoxTriangles);
   EXPECT_EQ(rows_at(alone, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
+}
+
+TEST(SurfaceContact, SelfContactMeetsFacingFacesAndNotTheNeighbourhood) {
+  // One surface of two square patches 3 mm apart, facing each other: the lower (z = 0, 0.2 m
+  // wide) faces up, the upper (z = 3 mm, 0.1 m wide, inside the lower's outline) faces down. With
+  // self-contact the upper corners meet the lower faces; the lower corners lie outside the upper
+  // patch (edge and vertex regions), so they meet nothing.
+  model::MechanicalSystem sys;
+  for (const double z : {0.0, 0.003})
+    for (int i = 0; i < 4; ++i) {
+      const double half = z == 0.0 ? 0.1 : 0.05;
+      sys.add_particle(0.1, Vec3{{(i & 1) ? half : -half, (i & 2) ? half : -half, z}}, "");
+    }
+  const std::vector<std::array<Index, 3>> patches = {{0, 1, 3}, {0, 3, 2}, {4, 7, 5}, {4, 6, 7}};
+  ContactConstraint self;
+  self.add_surface(particles(sys, 0, 8), patches, 0, true);
+  self.check(sys);
+  const ConstraintRows rows = rows_at(self, sys, sys.initial_positions(), sys.initial_velocities());
+  ASSERT_EQ(rows.blocks.size(), 4u);
+  const Eigen::MatrixXd J = dense_jacobian(rows, sys.num_velocities());
+  for (Index b = 0; b < 4; ++b) {
+    EXPECT_NEAR(rows.phi[3 * b], 0.003, 1e-15);
+    // The upper corner 4 + b moves up along +z relative to the lower face.
+    EXPECT_NEAR(J(3 * b, 3 * (4 + b) + 2), 1.0, 1e-15);
+  }
+  EXPECT_LT(normal_rows_fd_error(self, sys, sys.initial_positions()), 1e-6);
+  // Without the flag the same surface meets nothing.
+  ContactConstraint plain;
+  plain.add_surface(particles(sys, 0, 8), patches);
+  EXPECT_EQ(rows_at(plain, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
+  // A flat 5 x 5 grid never meets itself: its vertices lie in the plane of the other triangles.
+  model::MechanicalSystem flat;
+  std::vector<std::array<Index, 3>> grid;
+  for (int j = 0; j < 5; ++j)
+    for (int i = 0; i < 5; ++i) flat.add_particle(0.1, Vec3{{0.01 * i, 0.01 * j, 0.0}}, "");
+  for (Index j = 0; j < 4; ++j)
+    for (Index i = 0; i < 4; ++i) {
+      const Index a = i + 5 * j;
+      grid.push_back({a, a + 1, a + 6});
+      grid.push_back({a, a + 6, a + 5});
+    }
+  ContactConstraint sheet;
+  sheet.add_surface(particles(flat, 0, 25), grid, 0, true);
+  EXPECT_EQ(rows_at(sheet, flat, flat.initial_positions(), flat.initial_velocities()).blocks.size(), 0u);
 }
 
 TEST(SurfaceContact, BadSurfacesAreRefusedByName) {

@@ -82,6 +82,15 @@ TEST(MultibodySceneFile, ACollisionSurfaceIsEmbeddedOrRefused) {
   EXPECT_SINEW_ERROR(parse(j), "/bodies/2/collision_surface", "exactly one of \"refine\" and \"mesh\"");
   j["bodies"][2]["collision_surface"] = {{"refine", 9}};
   EXPECT_SINEW_ERROR(parse(j), "/bodies/2/collision_surface/refine", "[0, 4]");
+  // "self_contact": a solid's surface touches itself; a cloth is no contact surface.
+  j = valid();
+  j["bodies"][2]["self_contact"] = true;
+  std::unique_ptr<Simulation> folded = parse(j).make(*backend);
+  ASSERT_TRUE(folded->step().ok());
+  j["bodies"].push_back(nlohmann::json::parse(R"({"type": "cloth", "name": "sheet", "self_contact": true,
+      "mesh": {"rectangle": {"min": [2, 0], "max": [2.1, 0.1], "cells": [1, 1]}},
+      "material": {"model": "corotational", "youngs_modulus": 100}, "particle_mass": 0.01})"));
+  EXPECT_SINEW_ERROR(parse(j), "/bodies/3/self_contact", "self-contact needs tets");
 }
 
 // The compliant alpha/beta scheme with a compliant joint: "free_motion": {"scheme":

@@ -148,6 +148,7 @@ struct VertexTriangleDetector::Work {
   std::vector<std::vector<Best>> best;                       // per chunk scratch
   std::vector<std::array<Index, 3>> keys;                    // (triangles) sorted vertex triples
   std::vector<std::array<Index, 3>> across;                  // (triangles) triangle across edge k, -1 if none
+  std::vector<Index> neighbour_first, neighbours;            // vertices sharing an edge (CSR by vertex)
   std::vector<Vec3> face_x, face_y, vertex_x, vertex_y;      // pseudo-normals at x and at the prediction
   const std::vector<std::array<Index, 3>>* keyed = nullptr;  // the triangles keys was made for
   std::vector<std::array<Index, 3>> keyed_copy;              // their copy (to detect a change)
@@ -163,7 +164,7 @@ std::size_t VertexTriangleDetector::candidates() const { return work_->pairs.siz
 
 void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vector<Index>& vertices,
                                     const std::vector<Vec3>& x, const std::vector<Vec3>* predicted, double margin,
-                                    std::vector<VertexTriangleContact>& out) {
+                                    std::vector<VertexTriangleContact>& out, const std::vector<char>* self_contact) {
   out.clear();
   Work& w = *work_;
   const Index n = static_cast<Index>(x.size());
@@ -230,9 +231,36 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
         w.across[edges[i][2]][edges[i][3]] = edges[i + 1][2];
         w.across[edges[i + 1][2]][edges[i + 1][3]] = edges[i][2];
       }
+    // Vertex neighbours over the edges (for self-contact's adjacency rule), sorted per vertex.
+    w.neighbour_first.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (const auto& e : edges) {
+      ++w.neighbour_first[static_cast<std::size_t>(e[0]) + 1];
+      ++w.neighbour_first[static_cast<std::size_t>(e[1]) + 1];
+    }
+    for (Index v = 0; v < n; ++v) w.neighbour_first[v + 1] += w.neighbour_first[v];
+    w.neighbours.assign(static_cast<std::size_t>(w.neighbour_first[n]), 0);
+    std::vector<Index> fill(w.neighbour_first.begin(), w.neighbour_first.end() - 1);
+    for (const auto& e : edges) {
+      w.neighbours[fill[e[0]]++] = e[1];
+      w.neighbours[fill[e[1]]++] = e[0];
+    }
     w.keyed = &tris;
     w.keyed_copy = tris;
   }
+  if (self_contact != nullptr)
+    require(self_contact->size() == static_cast<std::size_t>(surfaces.bodies),
+            "VertexTriangleDetector::detect: self_contact must have one entry per body (" +
+                std::to_string(surfaces.bodies) + ")");
+  // A triangle next to v: one of its vertices is v or a neighbour of v (edges listed twice in
+  // `neighbours` for a manifold edge are harmless).
+  auto adjacent = [&](Index v, const std::array<Index, 3>& tri) {
+    for (Index a : tri) {
+      if (a == v) return true;
+      for (Index k = w.neighbour_first[v]; k < w.neighbour_first[v + 1]; ++k)
+        if (w.neighbours[k] == a) return true;
+    }
+    return false;
+  };
   // A refit when the triangle count holds (the bvh rebuilds itself once the tree degrades).
   if (broad_->size() == static_cast<Index>(tris.size())) {
     broad_->update(w.boxes);
@@ -276,9 +304,23 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
       for (std::size_t p = w.first[q]; p < w.first[q + 1]; ++p) {
         const Index t = w.pairs[p].second;
         const int other = surfaces.triangle_body[t];
-        if (other == body) continue;  // no self-contact
         const std::array<Index, 3>& tri = tris[t];
-        const double d2 = closest_point_triangle(x[v], x[tri[0]], x[tri[1]], x[tri[2]]).distance_squared;
+        const PointTriangleResult r = closest_point_triangle(x[v], x[tri[0]], x[tri[1]], x[tri[2]]);
+        if (other == body) {
+          // Self-contact: away from v's neighbourhood, facing v's own surface (outward normals more
+          // than 120 degrees apart: not a side face at a corner, not the rest of a flat part), v
+          // along its normal (within 60 degrees of it), in front or less than the margin behind (a
+          // resting contact's gap is 0 up to round-off: losing it there would let v fall through).
+          if (self_contact == nullptr || (*self_contact)[static_cast<std::size_t>(body)] == 0 || adjacent(v, tri))
+            continue;
+          const Vec3& nt = w.face_x[t];
+          const Vec3& nv = w.vertex_x[v];
+          const double nt2 = dot(nt, nt);
+          if (!(dot(nt, nv) < -0.5 * std::sqrt(nt2 * dot(nv, nv)))) continue;
+          const double along = dot(v3::sub(x[v], r.closest), nt) / std::sqrt(nt2);
+          if (!(std::abs(along) >= 0.5 * std::sqrt(r.distance_squared) && along > -margin)) continue;
+        }
+        const double d2 = r.distance_squared;
         std::size_t k = 0;
         while (k < best.size() && best[k].body != other) ++k;
         if (k == best.size()) {

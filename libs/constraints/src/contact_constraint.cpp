@@ -104,6 +104,8 @@ struct ContactConstraint::SurfaceWork {
   std::vector<Index> queries;                     // vertices of some triangle
   std::vector<Vec3> x;                            // positions of every vertex
   std::vector<const model::MappedPoint*> points;  // (vertices) the mapped point of each vertex
+  std::vector<char> self_contact;                 // (surfaces) touches itself
+  bool any_self_contact = false;
   model::SystemState proxy;
   VertexTriangleDetector vertex_triangle;
   EdgeEdgeDetector edge_edge;
@@ -155,7 +157,7 @@ void ContactConstraint::add_points(std::shared_ptr<const model::MappedPoints> po
 }
 
 Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> vertices,
-                                     std::vector<std::array<Index, 3>> triangles, Index material) {
+                                     std::vector<std::array<Index, 3>> triangles, Index material, bool self_contact) {
   const std::string what = name_ + ": surface " + std::to_string(surfaces_.size());
   require(vertices != nullptr && material >= 0, what + ": add_surface needs vertices and a material >= 0");
   const Index n = vertices->size();
@@ -178,6 +180,8 @@ Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> 
     if (on_triangle[static_cast<std::size_t>(v)] != 0) w.queries.push_back(offset + v);
   }
   w.mesh.bodies = body + 1;
+  w.self_contact.push_back(self_contact ? 1 : 0);
+  w.any_self_contact = w.any_self_contact || self_contact;
   w.first_vertex.push_back(offset + n);
   w.x.resize(static_cast<std::size_t>(offset + n));
   surfaces_.push_back(Surface{std::move(vertices), std::move(triangles), material});
@@ -293,7 +297,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       add_point_contacts(s, set.mapped->points()[static_cast<std::size_t>(i)], mapped.x[static_cast<std::size_t>(i)],
                          set.material, out);
   }
-  if (surfaces_.size() > 1) add_surface_contacts(s, out);
+  if (surfaces_.size() > 1 || surface_work_->any_self_contact) add_surface_contacts(s, out);
 }
 
 void ContactConstraint::add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const {
@@ -306,9 +310,11 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
     return surfaces_[static_cast<std::size_t>(w.mesh.vertex_body[static_cast<std::size_t>(vertex)])].material;
   };
   auto point = [&](Index vertex) { return w.points[static_cast<std::size_t>(vertex)]; };
-  // A vertex against the nearest triangle of each other surface: A the vertex, B the triangle's
+  // A vertex against the nearest triangle of each other surface (and of its own, with
+  // self-contact): A the vertex, B the triangle's
   // closest point sum_k b_k x_k, the normal from the triangle toward the vertex.
-  w.vertex_triangle.detect(w.mesh, w.queries, w.x, nullptr, params_.margin, w.found);
+  w.vertex_triangle.detect(w.mesh, w.queries, w.x, nullptr, params_.margin, w.found,
+                           w.any_self_contact ? &w.self_contact : nullptr);
   for (const VertexTriangleContact& c : w.found) {
     const std::array<Index, 3>& tri = w.mesh.triangles[static_cast<std::size_t>(c.triangle)];
     const model::MappedPoint b =

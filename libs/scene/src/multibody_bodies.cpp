@@ -210,6 +210,8 @@ DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem:
   }
   if (o.has("fixed")) d.fixed = read_selection(o, "fixed", selection_context(x, cloth, mesh.tets));
   d.contact = o.boolean("contact", true);
+  d.self_contact = o.boolean("self_contact", false);
+  if (d.self_contact && cloth) o.fail("self_contact", "a cloth is not a contact surface; self-contact needs tets");
   if (std::optional<JsonObject> c = o.object("collision_surface", true)) {
     // The boundary refined n times, or a triangle mesh placed with the body; embedded in its tets
     // by build() (scene::embed_points, which names a point outside every tet).

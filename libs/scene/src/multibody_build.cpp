@@ -101,11 +101,12 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
           auto points =
               std::make_shared<model::MappedPoints>(*s.system, std::move(embedded), d.name + " collision surface");
           s.contact->add_points(points, d.material);
-          s.contact->add_surface(points, d.collision_surface->triangles, d.material);
+          s.contact->add_surface(points, d.collision_surface->triangles, d.material, d.self_contact);
         } else {
           s.contact->add_particles(first, count, d.material);
           if (!d.membrane)
-            add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material);
+            add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material,
+                        d.self_contact);
         }
       }
     } catch (const Error& e) {

@@ -43,6 +43,7 @@ struct DeformableSpec {
   double particle_mass = 0.0;  // cloth: equal particle masses (0 when density is given)
   std::vector<Index> fixed;    // local vertex indices
   bool contact = true;
+  bool self_contact = false;  // solids: the contact surface touches itself
   // Solids: a collision surface other than the boundary, embedded in the tets (placed with the
   // body): the body's contact points and contact surface.
   std::optional<TriangleMesh> collision_surface;

@@ -64,7 +64,14 @@ struct VertexTriangleContact {
 /// choice does not depend on the triangles' order) is a contact when its signed distance at the
 /// positions or at the predicted positions is below the margin. Output sorted by (vertex,
 /// triangle): the same whatever the order of the query vertices and the thread count. A vertex
-/// never meets its own body's triangles (no self-contact).
+/// meets its own body's triangles only for the bodies detect() is told to self-contact: then the
+/// nearest own triangle that is not adjacent to it (none of its vertices is v or shares an edge
+/// with v), that faces v's own surface (its outward normal more than 120 degrees from v's
+/// pseudo-normal: not a side face at a corner, not the rest of a flat part) and that v lies along
+/// (the direction from its closest point to v within 60 degrees of its normal, either way), in
+/// front of it or less than the margin behind, is a contact under the same margin rule. So the
+/// parts of a body that may touch itself must be thicker than the margin, and a vertex that has
+/// crossed its own surface by more than the margin is not found.
 class VertexTriangleDetector {
  public:
   /// @p broad_phase names the broad phase (make_broad_phase(): "bvh" or "hash").
@@ -82,8 +89,11 @@ class VertexTriangleDetector {
   /// the broad phase covers so that fast vertices are found. @p margin >= 0 (m).
   /// @throws sinew::Error when a vertex or triangle index is out of range of @p x, sizes differ,
   ///         a position is not finite or the margin is negative or not finite.
+  /// @p self_contact: null, or (bodies) nonzero for the bodies whose vertices also meet their own
+  /// triangles (see the class comment).
   void detect(const TetSurfaces& surfaces, const std::vector<Index>& vertices, const std::vector<Vec3>& x,
-              const std::vector<Vec3>* predicted, double margin, std::vector<VertexTriangleContact>& out);
+              const std::vector<Vec3>* predicted, double margin, std::vector<VertexTriangleContact>& out,
+              const std::vector<char>* self_contact = nullptr);
 
   /// Candidate (vertex, triangle) pairs of the last detect() after the broad phase.
   std::size_t candidates() const;

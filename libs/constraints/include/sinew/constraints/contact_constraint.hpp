@@ -27,9 +27,11 @@
 /// edges of the two cross (edge_edge_contacts.hpp): rows n^T (J_A - J_B) with J_B = sum_k b_k J_k
 /// over the triangle's vertices (barycentric weights of the closest point) or the two closest
 /// points of the edges, the seed's H rows (Sec. 5.1, eq. (11)) for two moving sides, so rigid
-/// mesh-mesh, rigid-deformable and deformable-deformable contact are one rule. A surface does not
-/// touch itself (no self-contact); its vertices touch obstacles and colliders only when also
-/// added as contact points (add_points()).
+/// mesh-mesh, rigid-deformable and deformable-deformable contact are one rule. A surface touches
+/// itself only when added with self-contact (a soft body folding onto itself): a vertex against
+/// its own surface's nearest triangle away from its neighbourhood (vertex_triangle_contacts.hpp);
+/// its vertices touch obstacles and colliders only when also added as contact points
+/// (add_points()).
 ///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
@@ -112,9 +114,10 @@ class ContactConstraint final : public Constraint {
   /// from outside) over the mapped points @p vertices (of the constrained system), of surface
   /// material @p material; returns its index. Its triangle vertices touch the other surfaces'
   /// triangles, and its sharp edges (faces more than ContactOptions::sharp_edge_angle apart)
-  /// their sharp edges. Throws sinew::Error for null vertices or a vertex index out of range.
+  /// their sharp edges; with @p self_contact also its own triangles away from each vertex's
+  /// neighbourhood. Throws sinew::Error for null vertices or a vertex index out of range.
   Index add_surface(std::shared_ptr<const model::MappedPoints> vertices, std::vector<std::array<Index, 3>> triangles,
-                    Index material = 0);
+                    Index material = 0, bool self_contact = false);
   /// Sets the friction coefficient between materials @p a and @p b (either order; finite, >= 0).
   void set_friction(Index a, Index b, double mu);
   /// The friction coefficient between materials @p a and @p b.

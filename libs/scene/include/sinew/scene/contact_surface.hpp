@@ -37,9 +37,11 @@ ContactSurface particle_surface(const model::MechanicalSystem& system, Index fir
 ContactSurface rigid_surface(const model::MechanicalSystem& system, Index body, const TriangleMesh& mesh,
                              const std::string& name);
 
-/// Adds @p surface to @p contact with surface material @p material; returns its index.
-inline Index add_surface(constraints::ContactConstraint& contact, const ContactSurface& surface, Index material = 0) {
-  return contact.add_surface(surface.vertices, surface.triangles, material);
+/// Adds @p surface to @p contact with surface material @p material (touching itself when
+/// @p self_contact); returns its index.
+inline Index add_surface(constraints::ContactConstraint& contact, const ContactSurface& surface, Index material = 0,
+                         bool self_contact = false) {
+  return contact.add_surface(surface.vertices, surface.triangles, material, self_contact);
 }
 
 }  // namespace sinew::scene

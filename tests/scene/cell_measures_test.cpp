@@ -48,7 +48,8 @@ std::vector<double> block_stress(MaterialModel model, const Mat3& F) {
       ms.scene.state.q[o + r] = x;
     }
   }
-  ms.fem_bodies.push_back({"block", body.first_particle, body.num_particles, mesh.tets, model, {kYoung, kPoisson}});
+  ms.fem_bodies.push_back(
+      {"block", body.first_particle, body.num_particles, mesh.tets, model, {kYoung, kPoisson}, {}, {}});
   scene::MultibodySimulation sim(std::move(ms), integrators::make_integrator("implicit_euler"));
   for (const scene::OutputMesh& m : sim.output_meshes())
     for (const scene::VtuField& f : m.frame.cell_fields)

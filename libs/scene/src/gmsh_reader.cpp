@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,6 +60,8 @@ struct RawMesh {
   std::vector<Vec3> coordinates;
   std::vector<std::size_t> tet_tags;   // 4 per tetrahedron
   std::vector<std::string> tet_where;  // line or offset of each tetrahedron
+  std::vector<int> tet_entity;         // volume entity of each tetrahedron (its block's tag)
+  std::map<int, int> volume_physical;  // $Entities: volume entity -> its first physical group
 };
 
 // A checked element block type: tetrahedra are kept, lower-dimensional elements skipped, any
@@ -77,7 +80,25 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
     const std::string section(in.token(0));
     if (section.empty() || section[0] != '$') in.fail("expected a section header '$Name', found '" + section + "'");
     const std::string end = "$End" + section.substr(1);
-    if (section == "$Nodes") {
+    if (section == "$Entities") {
+      // Points, curves and surfaces one line each (skipped), then the volumes:
+      // '<tag> <min x y z> <max x y z> <physical tags> <tag>... <surfaces> <tag>...'.
+      in.require_line("'<points> <curves> <surfaces> <volumes>'");
+      std::size_t skip = 0;
+      for (std::size_t k = 0; k < 3; ++k) skip += in.count(k, "number of entities", 4);
+      const std::size_t volumes = in.count(3, "number of volumes", 4);
+      for (std::size_t k = 0; k < skip; ++k) in.require_line("an entity");
+      for (std::size_t k = 0; k < volumes; ++k) {
+        in.require_line("a volume '<tag> <bounding box> <physical tags>...'");
+        in.require_tokens(8, "volume tag, bounding box and number of physical tags");
+        const long long tag = in.integer(0, "volume tag");
+        const std::size_t physical = in.count(7, "number of physical tags", 1);
+        if (physical > 0) {
+          in.require_tokens(9, "a physical tag");
+          raw.volume_physical[static_cast<int>(tag)] = static_cast<int>(in.integer(8, "physical tag"));
+        }
+      }
+    } else if (section == "$Nodes") {
       in.require_line("'<blocks> <nodes> <min tag> <max tag>'");
       const std::size_t blocks = in.count(0, "number of node blocks", 8);
       const std::size_t total = in.count(1, "number of nodes", 8);
@@ -113,6 +134,7 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
       for (std::size_t b = 0; b < blocks; ++b) {
         in.require_line("element block " + std::to_string(b) + " '<dim> <tag> <type> <elements>'");
         const long long dim = in.integer(0, "entity dimension");
+        const int entity = static_cast<int>(in.integer(1, "entity tag"));
         const long long type = in.integer(2, "element type");
         const int nodes = element_nodes(type, dim, [&](const std::string& m) { in.fail(m); });
         const std::size_t n = in.count(3, "elements in block", 4);
@@ -127,6 +149,7 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
             raw.tet_tags.push_back(static_cast<std::size_t>(tag));
           }
           raw.tet_where.push_back(std::to_string(in.line()));
+          raw.tet_entity.push_back(entity);
         }
       }
     }
@@ -236,7 +259,7 @@ void read_binary(Bytes& in, RawMesh& raw) {
       in.read<std::uint64_t>("maximum element tag");
       for (std::size_t b = 0; b < blocks; ++b) {
         const int dim = in.read<std::int32_t>("entity dimension");
-        in.read<std::int32_t>("entity tag");
+        const int entity = in.read<std::int32_t>("entity tag");
         const int type = in.read<std::int32_t>("element type");
         const int nodes = element_nodes(type, dim, [&](const std::string& m) { in.fail(m); });
         const std::size_t n = in.count("elements in block", 8 * static_cast<std::size_t>(1 + nodes));
@@ -249,11 +272,32 @@ void read_binary(Bytes& in, RawMesh& raw) {
             if (tag == 0) in.fail("node tags must be > 0");
             raw.tet_tags.push_back(static_cast<std::size_t>(tag));
           }
-          if (type == 4) raw.tet_where.push_back("byte " + std::to_string(at));
+          if (type == 4) {
+            raw.tet_where.push_back("byte " + std::to_string(at));
+            raw.tet_entity.push_back(entity);
+          }
         }
       }
+    } else if (section == "$Entities") {
+      // Points, curves, surfaces, then volumes: each a tag, its box (3 or 6 doubles), its physical
+      // tags and (but points) its bounding entities; a volume's first physical tag is its region.
+      std::size_t n[4];
+      for (std::size_t& k : n) k = in.count("number of entities", 4);
+      for (int kind = 0; kind < 4; ++kind)
+        for (std::size_t e = 0; e < n[kind]; ++e) {
+          const int tag = in.read<std::int32_t>("entity tag");
+          for (int d = 0; d < (kind == 0 ? 3 : 6); ++d) in.read<double>("bounding box");
+          const std::size_t physical = in.count("number of physical tags", 4);
+          for (std::size_t k = 0; k < physical; ++k) {
+            const int group = in.read<std::int32_t>("physical tag");
+            if (kind == 3 && k == 0) raw.volume_physical[tag] = group;
+          }
+          if (kind == 0) continue;
+          const std::size_t bounding = in.count("number of bounding entities", 4);
+          for (std::size_t k = 0; k < bounding; ++k) in.read<std::int32_t>("bounding entity");
+        }
     } else {
-      // Sections sinew does not use ($Entities, $PhysicalNames, $NodeData, ...) are skipped whole.
+      // Sections sinew does not use ($PhysicalNames, $NodeData, ...) are skipped whole.
       in.skip_to(end);
     }
     // The binary data ends with a newline before the end marker.
@@ -328,6 +372,12 @@ TetMesh parse_gmsh(std::string_view text, const std::string& file) {
   mesh.tets.resize(raw.tet_tags.size() / 4);
   for (std::size_t k = 0; k < raw.tet_tags.size(); ++k) mesh.tets[k / 4][k % 4] = index[position[raw.tet_tags[k]]];
   detail::check_tets(mesh, file, raw.tet_where);
+  // Regions: each tetrahedron's volume's physical group where $Entities gives one, else the volume.
+  mesh.regions.reserve(raw.tet_entity.size());
+  for (int entity : raw.tet_entity) {
+    const auto it = raw.volume_physical.find(entity);
+    mesh.regions.push_back(it != raw.volume_physical.end() ? it->second : entity);
+  }
   return mesh;
 }
 

@@ -99,13 +99,25 @@ TetMesh parse_tetgen(std::string_view node, std::string_view ele, const std::str
   const long long corners = in.integer(1, "nodes per tetrahedron");
   if (corners != 4) in.fail("only 4-node tetrahedra are supported, found " + std::to_string(corners) + " nodes");
   const std::size_t n = in.count(0, "number of tetrahedra", 9);  // a line has at least 9 bytes
+  // The region attribute (TetGen -A): an integer after the corners, each tet's region.
+  const long long attributes = in.size() > 2 ? in.integer(2, "number of region attributes") : 0;
+  if (attributes < 0 || attributes > 1)
+    in.fail("expected 0 or 1 region attribute, found " + std::to_string(attributes));
   mesh.tets.resize(n);
+  if (attributes == 1) mesh.regions.resize(n);
   std::vector<std::string> where(n);
   for (std::size_t e = 0; e < n; ++e) {
     in.require_line("tetrahedron " + std::to_string(e) + " of " + std::to_string(n));
-    in.require_tokens(5, "'<number> <n0> <n1> <n2> <n3>'");
+    in.require_tokens(attributes == 1 ? 6 : 5,
+                      attributes == 1 ? "'<number> <n0> <n1> <n2> <n3> <region>'" : "'<number> <n0> <n1> <n2> <n3>'");
     for (int a = 0; a < 4; ++a)
       mesh.tets[e][a] = vertex_index(in, static_cast<std::size_t>(1 + a), numbering, mesh.vertices.size());
+    if (attributes == 1) {
+      const double region = in.real(5, "region attribute");
+      if (!(region == std::round(region) && std::abs(region) < 1e9))
+        in.fail("the region attribute must be an integer, found '" + std::string(in.token(5)) + "'");
+      mesh.regions[e] = static_cast<int>(region);
+    }
     where[e] = std::to_string(in.line());
   }
   detail::check_tets(mesh, file, where);

@@ -66,9 +66,16 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       Index first = s.system->num_particles(), count = 0;
       first_particle[spec.bodies[k].index] = first;
       if (!d.membrane) {
-        s.deformables.push_back(add_deformable_body(*s.system, d.tets, d.density, d.model, d.parameters));
+        if (d.region_materials.empty()) {
+          s.deformables.push_back(add_deformable_body(*s.system, d.tets, d.density, d.model, d.parameters));
+        } else {
+          std::vector<RegionMaterial> materials{RegionMaterial{d.density, d.model, d.parameters}};
+          materials.insert(materials.end(), d.region_materials.begin(), d.region_materials.end());
+          s.deformables.push_back(add_deformable_body(*s.system, d.tets, materials, d.tet_material));
+        }
         count = s.deformables.back().num_particles;
-        out.fem_bodies.push_back(FemBodyView{d.name, first, count, d.tets.tets, d.model, d.parameters});
+        out.fem_bodies.push_back(
+            FemBodyView{d.name, first, count, d.tets.tets, d.model, d.parameters, d.region_materials, d.tet_material});
       } else {
         const std::vector<Vec3>& x = d.triangles.vertices;
         std::vector<double> mass(x.size(), d.particle_mass);

@@ -315,7 +315,9 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     m.frame.tets = v.tets;
     // von Mises stress of the Cauchy stress sigma = P F^T / det F, P = G Dm^T / V from the
     // element gradient G = V P Dm^-T (columns: vertices 1..3).
-    const auto material = make_tet_material(v.model, v.parameters);
+    std::vector<std::unique_ptr<TetMaterial>> materials;
+    materials.push_back(make_tet_material(v.model, v.parameters));
+    for (const RegionMaterial& r : v.region_materials) materials.push_back(make_tet_material(r.model, r.parameters));
     VtuField stress{"stress", 1, {}};
     const std::vector<Index> local{0, 1, 2, 3};
     for (std::size_t e = 0; e < v.tets.size(); ++e) {
@@ -323,7 +325,8 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
       for (int a = 0; a < 4; ++a)
         for (int d = 0; d < 3; ++d) x[3 * a + d] = m.frame.points[3 * v.tets[e][a] + d];
       const TetRest& rest = rests_[b][e];
-      material->add_gradient(x, local, {rest}, g);
+      const std::size_t k = v.tet_material.empty() ? 0 : static_cast<std::size_t>(v.tet_material[e]);
+      materials[k]->add_gradient(x, local, {rest}, g);
       Mat3 G{};
       for (int a = 0; a < 3; ++a)
         for (int d = 0; d < 3; ++d) G(d, a) = g[3 * (a + 1) + d];

@@ -15,6 +15,7 @@
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/prescribed_motion.hpp"
 #include "sinew/core/quaternion.hpp"
+#include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
@@ -44,6 +45,10 @@ struct DeformableSpec {
   std::vector<Index> fixed;    // local vertex indices
   bool contact = true;
   bool self_contact = false;  // solids: the contact surface touches itself
+  // Solids: element regions with their own material, tet e of region_materials[tet_material[e] - 1]
+  // when tet_material[e] > 0 (empty: every tet of model, parameters, density).
+  std::vector<RegionMaterial> region_materials;
+  std::vector<Index> tet_material;
   // Solids: a collision surface other than the boundary, embedded in the tets (placed with the
   // body): the body's contact points and contact surface.
   std::optional<TriangleMesh> collision_surface;

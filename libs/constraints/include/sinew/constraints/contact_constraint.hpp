@@ -88,7 +88,8 @@ struct BodyCollider {
 
 /// Contact between rigid colliders, contact points (particles, mapped points) and static
 /// obstacles, friction per pair of materials: one contact block (n, t1, t2) per contact point
-/// (see the file comment).
+/// (see the file comment). add_rows() reuses the surfaces' detection buffers: one constraint
+/// must not be asked for rows from two threads at once.
 class ContactConstraint final : public Constraint {
  public:
   /// A contact constraint named @p name with @p params (checked: sinew::Error when invalid).

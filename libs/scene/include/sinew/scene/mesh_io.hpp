@@ -19,7 +19,9 @@ namespace sinew::scene {
 
 /// Reads @p base.node and @p base.ele (TetGen's formats: a header line with counts, one numbered
 /// line per node / element, `#` comments, 0- or 1-based numbering as the first index says,
-/// attributes and boundary markers ignored; 4-node elements only).
+/// node attributes and boundary markers ignored; 4-node elements only). An element's region
+/// attribute (`.ele` header with 1 attribute, TetGen -A), an integer, is its region
+/// (TetMesh::regions).
 /// @throws sinew::Error naming the file and line on any malformed or inconsistent input.
 TetMesh read_tetgen(const std::filesystem::path& base);
 
@@ -31,7 +33,8 @@ TriangleMesh read_tetgen_faces(const std::filesystem::path& base);
 /// Reads the 4-node tetrahedra (element type 4) of a Gmsh MSH 4.1 file, ASCII or binary (either
 /// byte order), with the nodes they use in the order of the $Nodes section; other element types
 /// of dimension < 3 (points, lines, triangles) are skipped, higher-order or other volume
-/// elements are an error.
+/// elements are an error. Each tetrahedron's region (TetMesh::regions) is the first physical
+/// group of its volume in $Entities, else the volume's entity tag.
 /// @throws sinew::Error naming the file and the line (ASCII) or byte offset (binary).
 TetMesh read_gmsh(const std::filesystem::path& path);
 

@@ -18,6 +18,7 @@
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/material.hpp"
 #include "sinew/scene/contact_scenes.hpp"
+#include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 #include "sinew/scene/simulation.hpp"
 
@@ -39,6 +40,10 @@ struct FemBodyView {
   std::vector<std::array<Index, 4>> tets;              ///< (n_tets) local vertex indices
   MaterialModel model = MaterialModel::kCorotational;  ///< for the von Mises stress
   ElasticParameters parameters;                        ///< for the von Mises stress
+  /// Element regions with their own material: tetrahedron e is of region_materials[k - 1] when
+  /// tet_material[e] = k > 0, else of model and parameters (empty tet_material: all of them).
+  std::vector<RegionMaterial> region_materials;
+  std::vector<Index> tet_material;  ///< (tets, or empty) see region_materials
 };
 
 /// A cloth (membrane triangles on consecutive particles) as output draws it.

@@ -16,6 +16,9 @@ namespace sinew::scene {
 struct TetMesh {
   std::vector<Vec3> vertices;              ///< rest positions
   std::vector<std::array<Index, 4>> tets;  ///< vertex indices per tetrahedron
+  /// (tets) region of each tetrahedron: its Gmsh physical group (else its volume entity), its
+  /// TetGen region attribute; empty when the mesh has one region (procedural meshes).
+  std::vector<int> regions;
 };
 
 /// A triangle mesh: vertices and counter-clockwise triangles (normals along +z for box_triangles).

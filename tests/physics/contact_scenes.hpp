@@ -2,9 +2,12 @@
 // contact solvers by name.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sinew/backends/registry.hpp"
 #include "sinew/constraints/newton_solver.hpp"
@@ -59,5 +62,33 @@ struct SolveStats {
     if (!r.contact.converged()) ++unconverged;
   }
 };
+
+// A run of ContactStep with the non-smooth Newton FB solver to 1e-13 on serial: the stepper (its
+// last impulses), the state after the run and at the start of its last step (where that step's
+// rows were evaluated); ok is false (and the test failed) when a step did not advance.
+struct NewtonRun {
+  std::unique_ptr<Backend> backend;  // before the stepper, whose solver refers to it
+  std::unique_ptr<integrators::ContactStep> stepper;
+  integrators::State state, before;
+  bool ok = true;
+};
+
+// @p steps steps of @p h of @p system under @p constraints from its initial state (see NewtonRun).
+inline NewtonRun run_newton_fb(const model::MechanicalSystem& system,
+                               const std::vector<const constraints::Constraint*>& constraints, int steps, double h,
+                               const std::string& what) {
+  NewtonRun run;
+  run.backend = make_backend("serial");
+  run.stepper = std::make_unique<integrators::ContactStep>(make_contact_solver("newton_fb", *run.backend, 1e-13));
+  run.state = integrators::State{0.0, system.initial_positions(), system.initial_velocities()};
+  run.before = run.state;
+  for (int k = 0; k < steps && run.ok; ++k) {
+    run.before = run.state;
+    const integrators::ContactStepReport r = run.stepper->step(system, constraints, run.state, h);
+    run.ok = r.ok();
+    if (!run.ok) ADD_FAILURE() << what << " step " << k << ": " << r.message;
+  }
+  return run;
+}
 
 }  // namespace sinew::contact_test

@@ -117,21 +117,16 @@ void box_on_slab(Stack& s) {
 void check_at_rest(Stack& s, const char* what) {
   if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 300 steps of a stack (a minute under sanitizers)";
   s.system.set_gravity(Vec3{{0, 0, -kG}});
-  auto backend = make_backend("serial");
-  integrators::ContactStep stepper(contact_test::make_contact_solver("newton_fb", *backend, 1e-13));
-  integrators::State state{0.0, s.system.initial_positions(), s.system.initial_velocities()};
-  integrators::State before = state;
-  for (int k = 0; k < 300; ++k) {
-    before = state;
-    const integrators::ContactStepReport r = stepper.step(s.system, {&s.lower, &s.upper}, state, kH);
-    ASSERT_TRUE(r.ok()) << what << " step " << k << ": " << r.message;
-  }
+  const contact_test::NewtonRun run = contact_test::run_newton_fb(s.system, {&s.lower, &s.upper}, 300, kH, what);
+  ASSERT_TRUE(run.ok);
+  const integrators::State& state = run.state;
+  const integrators::State& before = run.before;
   model::SystemState st;
   s.system.evaluate_state(before.t, before.q, before.u, st);
   constraints::ConstraintRows lower_rows, upper_rows;
   s.lower.add_rows(s.system, st, lower_rows);
   s.upper.add_rows(s.system, st, upper_rows);
-  const Eigen::VectorXd& r = stepper.last_impulses();
+  const Eigen::VectorXd& r = run.stepper->last_impulses();
   ASSERT_EQ(r.size(), lower_rows.rows() + upper_rows.rows());
   double floor = 0.0, between = 0.0;
   for (Index k = 0; k < lower_rows.rows(); k += 3) floor += r[k];

@@ -62,18 +62,14 @@ TEST(PrescribedMotion, APaddlePushingABoxNeedsTheBoxsFriction) {
   constraints::TwistProfile push;
   push.velocity = Vec3{{0.2, 0, 0}};
   const constraints::PrescribedMotion drive("paddle", paddle, push);
-  auto backend = make_backend("serial");
-  integrators::ContactStep stepper(contact_test::make_contact_solver("newton_fb", *backend, 1e-13));
-  integrators::State s{0.0, sys.initial_positions(), sys.initial_velocities()};
-  for (int k = 0; k < 300; ++k) {
-    const integrators::ContactStepReport r = stepper.step(sys, {&contact, &drive}, s, kH);
-    ASSERT_TRUE(r.ok()) << k << ": " << r.message;
-  }
+  const contact_test::NewtonRun run = contact_test::run_newton_fb(sys, {&contact, &drive}, 300, kH, "paddle");
+  ASSERT_TRUE(run.ok);
+  const integrators::State& s = run.state;
   // The drive's x row is the sixth from the end; its impulse over h is the force pushing the paddle.
   // Before it, the contact blocks: the box's floor contacts, then the pusher's (collider pairs
   // come after colliders against obstacles). The box slides: the drive's force is mu times the
   // floor's normal force (which the pusher's own friction may add to: statically indeterminate).
-  const Eigen::VectorXd& r = stepper.last_impulses();
+  const Eigen::VectorXd& r = run.stepper->last_impulses();
   const double force = r[r.size() - 6] / kH;
   const Index contact_blocks = (r.size() - 6) / 3;
   double floor_normal = 0.0;
@@ -119,16 +115,12 @@ TEST(PrescribedMotion, AMovingMeshPaddlePushesAMeshBoxWithTheBoxsFriction) {
   constraints::TwistProfile push;
   push.velocity = Vec3{{0.2, 0, 0}};
   const constraints::PrescribedMotion drive("paddle", paddle, push);
-  auto backend = make_backend("serial");
-  integrators::ContactStep stepper(contact_test::make_contact_solver("newton_fb", *backend, 1e-13));
-  integrators::State s{0.0, sys.initial_positions(), sys.initial_velocities()};
-  for (int k = 0; k < 300; ++k) {
-    const integrators::ContactStepReport r = stepper.step(sys, {&contact, &drive}, s, kH);
-    ASSERT_TRUE(r.ok()) << k << ": " << r.message;
-  }
+  const contact_test::NewtonRun run = contact_test::run_newton_fb(sys, {&contact, &drive}, 300, kH, "paddle");
+  ASSERT_TRUE(run.ok);
+  const integrators::State& s = run.state;
   // Blocks: the box's four lower corners on the floor (contact points), then the paddle's apex on
   // the box's face (surfaces), then the drive's six rows.
-  const Eigen::VectorXd& r = stepper.last_impulses();
+  const Eigen::VectorXd& r = run.stepper->last_impulses();
   ASSERT_EQ(r.size(), 3 * 5 + 6);
   const double force = r[r.size() - 6] / kH;
   double floor_normal = 0.0;

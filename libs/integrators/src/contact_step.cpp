@@ -165,19 +165,14 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
     system.damping(t_theta, q_theta, v_theta, D_);
     detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}}, /*symmetrize=*/true,
                     A_);
-  } else if (alpha_beta_) {
-    // CompliantAlphaBeta's Newton matrix at its end point: M + h alpha D + h^2 alpha beta K with
-    // forces at (q0 + h v^beta, v) = the free end state.
+  } else {
+    // Implicit Euler (alpha = beta = 1) or CompliantAlphaBeta: the Newton matrix at the free end
+    // point, M + h alpha D + h^2 alpha beta K with forces at (q0 + h v^beta, v).
     const double alpha = weights_.theta_v, beta = weights_.theta_vq;
     system.mass_matrix(state.t, state.q, M_);
     system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
     system.damping(state.t + h, free_state_.q, v_free, D_);
     detail::combine(n, {{1.0, &M_}, {alpha * beta * h * h, &K_}, {alpha * h, &D_}}, /*symmetrize=*/true, A_);
-  } else {
-    system.mass_matrix(state.t, state.q, M_);
-    system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
-    system.damping(state.t + h, free_state_.q, v_free, D_);
-    detail::combine(n, {{1.0, &M_}, {h * h, &K_}, {h, &D_}}, /*symmetrize=*/true, A_);
   }
   detail::pin_fixed(fixed, A_, nullptr);
   try {

@@ -28,7 +28,8 @@ bool same_blocks(const std::vector<constraints::ConstraintBlock>& a,
 // Removes the blocks without any Jacobian entry (a contact between a fixed body and a static
 // obstacle, or two fixed bodies): they constrain no DOF, and their zero rows of W would break
 // solvers that scale by W_ii (non-smooth Newton's preconditioner, PGS's diagonal steps).
-void drop_empty_blocks(constraints::ConstraintRows& rows) {
+// @p also (entries of the same rows over other columns) is renumbered with them.
+void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Triplet<double>>& also) {
   const std::vector<Index> offsets = constraints::block_offsets(rows.blocks);
   std::vector<char> has_entry(static_cast<std::size_t>(rows.rows()), 0);
   for (const Eigen::Triplet<double>& t : rows.jacobian) has_entry[static_cast<std::size_t>(t.row())] = 1;
@@ -53,6 +54,12 @@ void drop_empty_blocks(constraints::ConstraintRows& rows) {
   for (const Eigen::Triplet<double>& t : rows.jacobian)
     kept.jacobian.emplace_back(new_row[static_cast<std::size_t>(t.row())], t.col(), t.value());
   rows = std::move(kept);
+  std::vector<Eigen::Triplet<double>> renumbered;
+  for (const Eigen::Triplet<double>& t : also) {
+    const Index r = new_row[static_cast<std::size_t>(t.row())];
+    if (r >= 0) renumbered.emplace_back(r, t.col(), t.value());
+  }
+  also.swap(renumbered);
 }
 
 Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
@@ -104,9 +111,63 @@ void ContactStep::set_warm_start(const std::vector<constraints::ConstraintBlock>
 ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
                                     const std::vector<const constraints::Constraint*>& constraints, State& state,
                                     double h) {
+  return step_on(system, system, nullptr, constraints, state, h);
+}
+
+ContactStepReport ContactStep::step(const model::ReducedSystem& system,
+                                    const std::vector<const constraints::Constraint*>& constraints, State& state,
+                                    double h) {
+  ContactStepReport report = step_on(system, system.system(), &system, constraints, state, h);
+  if (report.advanced) system.sync_positions(state.t, state.q);  // the driven components at t + h
+  return report;
+}
+
+Eigen::VectorXd ContactStep::last_system_impulses() const {
+  if (rows_.rows() == 0 || r_.size() != rows_.rows()) return {};
+  const std::vector<Eigen::Triplet<double>>& J = T_.rows > 0 ? full_jacobian_ : rows_.jacobian;
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(full_velocities_);
+  for (const Eigen::Triplet<double>& t : J) g[t.col()] += t.value() * r_[t.row()];
+  return g;
+}
+
+void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+                              const std::vector<const constraints::Constraint*>& constraints, const State& state,
+                              double h) {
+  rows_.clear();
+  full_jacobian_.clear();
+  T_ = CsrMatrix{};
+  full_velocities_ = mechanics.num_velocities();
+  if (!reduced) {
+    mechanics.evaluate_state(state.t, state.q, state.u, s0_);
+    for (const constraints::Constraint* c : constraints) c->add_rows(mechanics, s0_, rows_);
+    return;
+  }
+  // The full system at the start of the step: driven components on their trajectories, attached
+  // ones on their masters, every velocity u_full = T u + s.
+  Eigen::VectorXd q = state.q, u_full, s_end;
+  reduced->sync_positions(state.t, q);
+  reduced->full_velocities(state.t, state.q, state.u, u_full);
+  mechanics.evaluate_state(state.t, q, u_full, s0_);
+  for (const constraints::Constraint* c : constraints) c->add_rows(mechanics, s0_, rows_);
+  // G' = G T (eq. 0.22); the rows' velocity G (T u + s) = G' u + G s, so G s of the driven
+  // motion at the end of the step joins the targets (eq. 0.21, g' - G'_sigma-rho v_rho).
+  reduced->reduction_matrix(state.t, state.q, T_);
+  reduced->full_velocities(state.t + h, state.q, Eigen::VectorXd::Zero(reduced->num_velocities()), s_end);
+  full_jacobian_.swap(rows_.jacobian);
+  for (const Eigen::Triplet<double>& t : full_jacobian_) {
+    rows_.target[static_cast<std::size_t>(t.row())] -= t.value() * s_end[t.col()];
+    for (Index k = T_.row_ptr[t.col()]; k < T_.row_ptr[t.col() + 1]; ++k)
+      rows_.jacobian.emplace_back(t.row(), T_.col_idx[k], t.value() * T_.values[k]);
+  }
+}
+
+ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, const model::MechanicalSystem& mechanics,
+                                       const model::ReducedSystem* reduced,
+                                       const std::vector<const constraints::Constraint*>& constraints, State& state,
+                                       double h) {
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     require(constraints[i] != nullptr, "ContactStep::step: constraint " + std::to_string(i) + " is null");
-    constraints[i]->check(system);
+    constraints[i]->check(mechanics);
   }
   ContactStepReport report;
   report.solver = solver_ ? solver_->name() : sap_.name();
@@ -124,9 +185,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   const Eigen::VectorXd& v_free = free_state_.u;
 
   // Rows at the start of the step; columns of fixed DOFs are dropped so that those stay at rest.
-  rows_.clear();
-  system.evaluate_state(state.t, state.q, state.u, s0_);
-  for (const constraints::Constraint* c : constraints) c->add_rows(system, s0_, rows_);
+  gather_rows(mechanics, reduced, constraints, state, h);
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "ContactStep");
   if (!fixed.empty()) {
     std::vector<char> is_fixed(static_cast<std::size_t>(system.num_velocities()), 0);
@@ -138,7 +197,7 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
                                         }),
                          rows_.jacobian.end());
   }
-  drop_empty_blocks(rows_);
+  drop_empty_blocks(rows_, full_jacobian_);
   report.rows = rows_.rows();
   report.contacts = count_contacts(rows_.blocks);
   if (rows_.rows() == 0) {
@@ -224,8 +283,8 @@ ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
   return finish_step(system, std::move(report), state, h);
 }
 
-ContactStepReport ContactStep::finish_step(const model::MechanicalSystem& system, ContactStepReport report,
-                                           State& state, double h) {
+ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system, ContactStepReport report, State& state,
+                                           double h) {
   if (!std::isfinite(report.natural_map_error)) report.natural_map_error = std::numeric_limits<double>::infinity();
   last_blocks_ = rows_.blocks;
 

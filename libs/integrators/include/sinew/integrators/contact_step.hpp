@@ -29,6 +29,14 @@
 /// l = alpha (h beta + d) (P: the fixed DOFs' columns dropped), and x1 = x0 + h (beta v +
 /// (1 - beta) v0).
 ///
+/// On a model::ReducedSystem (attachments eliminated, driven components prescribed; mechanics
+/// notes 0.17-0.21) the same stages run on the free velocities u: the constraints' rows G are
+/// evaluated on the full system at the synced start state and enter as G' = G T (eq. 0.22, and
+/// 0.31-0.32 for attachments to attached components), with the velocities s of the driven
+/// components moved to the right-hand side (0.21: g' = g - G s, s at the end of the step), so
+/// joints, one-dimensional constraints (0.20) and contact act on attached and driven components
+/// through their masters.
+///
 /// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
 /// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
 /// solver on the global form. The step's natural-map error (natural_map.hpp) of the local
@@ -50,6 +58,7 @@
 #include "sinew/integrators/theta_method.hpp"
 #include "sinew/linalg/linear_solver.hpp"
 #include "sinew/model/mechanical_system.hpp"
+#include "sinew/model/reduced_system.hpp"
 
 namespace sinew::integrators {
 
@@ -137,6 +146,17 @@ class ContactStep {
   ContactStepReport step(const model::MechanicalSystem& system,
                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
 
+  /// The same step on the free velocities of @p system (see the file comment): @p state holds
+  /// every position of system.system() and the reduced velocities; the attached components'
+  /// positions follow their masters, the driven ones are set from their trajectories at the end
+  /// of the step. @throws sinew::Error on misuse, as the other overload.
+  ContactStepReport step(const model::ReducedSystem& system,
+                         const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
+
+  /// The generalized impulses J^T r of the last step's rows on the MechanicalSystem's own
+  /// velocities (for a ReducedSystem step: before the reduction, so attached components show
+  /// the impulses they receive); empty after a step without rows.
+  Eigen::VectorXd last_system_impulses() const;
   /// The options it steps with.
   const ContactStepOptions& options() const { return options_; }
   /// The global problem of the last step that had rows (FCLIB's M v = H r + f, u = H^T v + w):
@@ -159,8 +179,16 @@ class ContactStep {
   std::unique_ptr<LinearSolver> mass_solver_;  // factors A for to_delassus / global_velocity
   ContactStepOptions options_;
   // The end of a step whose stage 2 left r_ and v_: acceptance, then stage 3.
-  ContactStepReport finish_step(const model::MechanicalSystem& system, ContactStepReport report, State& state,
-                                double h);
+  ContactStepReport finish_step(const model::DynamicalSystem& system, ContactStepReport report, State& state, double h);
+  // Either step: @p dynamics steps, @p mechanics evaluates the constraints (the same system, or
+  // the ReducedSystem @p reduced of it).
+  ContactStepReport step_on(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
+                            const model::ReducedSystem* reduced,
+                            const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
+  // rows_ of @p constraints at the start of the step (reduced to the free velocities when
+  // @p reduced is set; full_jacobian_ then keeps the entries over the full velocities).
+  void gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+                   const std::vector<const constraints::Constraint*>& constraints, const State& state, double h);
 
   ImplicitEuler free_;
   std::unique_ptr<ThetaMethod> theta_;              // free motion when options.theta is set
@@ -168,6 +196,9 @@ class ContactStep {
   constraints::StepWeights weights_;                // of the scheme (implicit Euler: all 1)
   std::unique_ptr<detail::BaraffStep> baraff_;      // stage 2 by Baraff's factor (options.factor)
   constraints::ConstraintRows rows_;
+  std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (reduced steps)
+  Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
+  CsrMatrix T_;                                        // reduction matrix of a reduced step
   constraints::GlobalProblem problem_;
   std::vector<constraints::ConstraintBlock> last_blocks_;
   Eigen::VectorXd r_, v_;

@@ -196,10 +196,10 @@ TEST(MultibodySceneFile, MaterialsAttachmentsAndDriveChanges) {
   EXPECT_SINEW_ERROR(parse(bad), "/contact/friction/0/between", "two surface material names");
   bad = j;
   bad["attachments"][0]["to"] = "cube";
-  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/to", "no rigid body named \"cube\"");
+  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/to", "cannot be attached to itself");
   bad = j;
-  bad["attachments"][0]["body"] = "ball";
-  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/body", "no deformable body or cloth named \"ball\"");
+  bad["attachments"][0]["body"] = "bowl";
+  EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/body", "no body named \"bowl\"");
   bad = j;
   bad["attachments"][0]["nodes"] = {{"box", {{"min", {5, 5, 5}}, {"max", {6, 6, 6}}}}};
   EXPECT_SINEW_ERROR(parse(bad), "/attachments/0/nodes");

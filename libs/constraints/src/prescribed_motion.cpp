@@ -18,6 +18,26 @@ TwistChange TwistProfile::at(double t) const {
   return now;
 }
 
+model::BodyDrive twist_drive(const TwistProfile& profile, const Vec3& x0, const Quaternion& q0) {
+  return [profile, x0, q0](double t) {
+    model::BodyMotion m{x0, q0, profile.velocity, profile.angular_velocity, Vec3{{0, 0, 0}}, Vec3{{0, 0, 0}}};
+    double from = 0.0;
+    const auto advance = [&](double to) {
+      m.x = m.x + (to - from) * m.v;
+      m.q = quat_step_world(m.q, m.w, to - from);
+      from = to;
+    };
+    for (const TwistChange& c : profile.changes) {
+      if (t < c.time) break;
+      advance(c.time);
+      m.v = c.velocity;
+      m.w = c.angular_velocity;
+    }
+    advance(t);
+    return m;
+  };
+}
+
 PrescribedMotion::PrescribedMotion(std::string name, Index body, TwistProfile profile)
     : name_(std::move(name)), body_(body), profile_(std::move(profile)) {}
 

@@ -164,6 +164,7 @@ RigidSpec read_rigid(JsonObject& o, const std::filesystem::path& base_dir) {
           {time, read_vec3(c, "velocity", Vec3{{0, 0, 0}}), read_vec3(c, "angular_velocity", Vec3{{0, 0, 0}})});
       c.finish();
     }
+    r.motion_reduced = m->choice("method", {"rows", "reduce"}, std::string("rows")) == "reduce";
     m->finish();
     if (r.fixed) o.fail("motion", "a fixed body cannot also be driven");
     r.motion = p;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "multibody_spec.hpp"
+#include "sinew/constraints/mapped_constraint.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/model/lumped_mass.hpp"
@@ -13,6 +14,85 @@
 #include "sinew/scene/embedded_surface.hpp"
 
 namespace sinew::scene::detail {
+
+namespace {
+
+// The scene's ReducedSystem, made on first use.
+model::ReducedSystem& reduced(MultibodyScene& scene) {
+  if (!scene.reduced) scene.reduced = std::make_unique<model::ReducedSystem>(*scene.scene.system);
+  return *scene.reduced;
+}
+
+// One attachment entry: joint rows (a ball joint per node; a weld for a body) or eliminated.
+void add_attachment(const MultibodySpec& spec, const AttachmentSpec& a, const std::vector<Index>& first_particle,
+                    const std::vector<Index>& rigid_index, MultibodyScene& out) {
+  ContactScene& s = out.scene;
+  model::MechanicalSystem& sys = *s.system;
+  if (a.body.rigid) {
+    // A weld at the bodies' initial relative pose: child frame = identity in the child, its axes
+    // in the parent's coordinates.
+    const RigidSpec& child = spec.rigid[a.body.index];
+    const RigidSpec& parent = spec.rigid[a.to.index];
+    const Index c = rigid_index[a.body.index], p = rigid_index[a.to.index];
+    if (a.reduce) return reduced(out).attach_body(c, p);
+    const Mat3 Rp = rotation_matrix(parent.orientation), Rc = rotation_matrix(child.orientation);
+    const Mat3 R = transpose(Rp) * Rc;
+    const Vec3 origin = transpose_times(Rp, child.position - parent.position);
+    s.joints.push_back(std::make_unique<constraints::FixedJoint>(
+        a.name, constraints::body_side(p, origin, R * Vec3{{0, 0, 1}}, R * Vec3{{1, 0, 0}}),
+        constraints::body_side(c, Vec3{{0, 0, 0}})));
+    s.joints.back()->check(sys);
+    return;
+  }
+  const Index first = first_particle[a.body.index];
+  if (a.to.rigid) {
+    const RigidSpec& r = spec.rigid[a.to.index];
+    const Index b = rigid_index[a.to.index];
+    const Mat3 R = rotation_matrix(r.orientation);
+    for (Index i : a.nodes) {
+      const Index p = first + i;
+      if (a.reduce) {
+        reduced(out).attach_particle_to_body(p, b);
+        continue;
+      }
+      const Vec3 local = transpose_times(R, sys.particle(p).position - r.position);
+      s.joints.push_back(std::make_unique<constraints::BallJoint>(
+          a.name + " node " + std::to_string(i), constraints::body_side(b, local), constraints::particle_side(p)));
+    }
+    return;
+  }
+  // Nodes inside the tets of a solid: each at its barycentric point there.
+  const DeformableSpec& holder = spec.deformable[a.to.index];
+  std::vector<Vec3> x;
+  for (Index i : a.nodes) x.push_back(sys.particle(first + i).position);
+  std::vector<model::MappedPoint> inside;
+  try {
+    inside = embed_points(holder.tets, first_particle[a.to.index], x);
+  } catch (const Error& e) {
+    throw Error("nodes: not inside \"" + holder.name + "\": " + e.what());
+  }
+  if (a.reduce) {
+    for (std::size_t k = 0; k < a.nodes.size(); ++k) reduced(out).attach_particle(first + a.nodes[k], inside[k]);
+    return;
+  }
+  // Rows: a ball joint between each node and its point, on the proxies of the mapped pairs.
+  std::vector<model::MappedPoint> pairs;
+  for (std::size_t k = 0; k < a.nodes.size(); ++k) {
+    pairs.push_back(model::barycentric_point({first + a.nodes[k]}, {1.0}));
+    pairs.push_back(inside[k]);
+  }
+  auto points = std::make_shared<const model::MappedPoints>(sys, std::move(pairs), a.name);
+  for (std::size_t k = 0; k < a.nodes.size(); ++k) {
+    const Index n = static_cast<Index>(2 * k);
+    s.joints.push_back(std::make_unique<constraints::MappedConstraint>(
+        points, std::make_shared<const constraints::BallJoint>(a.name + " node " + std::to_string(a.nodes[k]),
+                                                               constraints::particle_side(n + 1),
+                                                               constraints::particle_side(n))));
+    s.joints.back()->check(sys);
+  }
+}
+
+}  // namespace
 
 MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
   MultibodyScene out;
@@ -50,7 +130,9 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
             s.contact->add_body_collider(b, r.collider, r.material);
           }
         }
-        if (r.motion) {
+        if (r.motion && r.motion_reduced) {
+          reduced(out).drive_body(b, constraints::twist_drive(*r.motion, r.position, r.orientation));
+        } else if (r.motion) {
           s.joints.push_back(std::make_unique<constraints::PrescribedMotion>(r.name + " motion", b, *r.motion));
           s.joints.back()->check(*s.system);
         }
@@ -141,21 +223,33 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       throw Error(file + ": " + j.path + ": " + e.what());
     }
   }
-  // Attachments: a ball joint per node, at the node's initial place on the rigid body.
   for (const AttachmentSpec& a : spec.attachments) {
-    const RigidSpec& r = spec.rigid[static_cast<std::size_t>(a.rigid)];
-    const Mat3 R = rotation_matrix(r.orientation);
-    for (Index i : a.nodes) {
-      const Index p = first_particle[a.deformable] + i;
-      const Vec3 d = s.system->particle(p).position - r.position;
-      const Vec3 local = transpose_times(R, d);
-      s.joints.push_back(std::make_unique<constraints::BallJoint>(
-          a.name + " node " + std::to_string(i),
-          constraints::body_side(rigid_index[static_cast<std::size_t>(a.rigid)], local),
-          constraints::particle_side(p)));
+    try {
+      add_attachment(spec, a, first_particle, rigid_index, out);
+    } catch (const Error& e) {
+      throw Error(file + ": " + a.path + ": " + e.what());
     }
   }
   s.init();
+  if (out.reduced) {
+    // The free components' velocities; driven and attached ones follow their drives and masters.
+    model::ReducedSystem& red = *out.reduced;
+    try {
+      red.finalize();
+    } catch (const Error& e) {
+      throw Error(file + ": /attachments: " + e.what());
+    }
+    Eigen::VectorXd u = Eigen::VectorXd::Zero(red.num_velocities());
+    const model::MechanicalSystem& sys = *s.system;
+    for (Index i = 0; i < sys.num_particles(); ++i)
+      if (red.particle_is_free(i))
+        u.segment<3>(red.particle_velocity_offset(i)) = s.state.u.segment<3>(sys.particle_velocity_offset(i));
+    for (Index b = 0; b < sys.num_bodies(); ++b)
+      if (red.body_is_free(b))
+        u.segment<6>(red.body_velocity_offset(b)) = s.state.u.segment<6>(sys.body_velocity_offset(b));
+    s.state.u = std::move(u);
+    red.sync_positions(0.0, s.state.q);
+  }
   return out;
 }
 

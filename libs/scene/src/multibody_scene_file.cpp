@@ -113,23 +113,44 @@ JointSpec read_joint(JsonObject& o, std::size_t k, const std::map<std::string, i
   return j;
 }
 
-// An attachment: "body" (deformable), "nodes" (a vertex selection of it), "to" (rigid), "name".
+// An attachment: "body" (deformable, cloth or rigid), "nodes" (a vertex selection of a
+// deformable), "to" (rigid, or a solid for nodes), "method" ("rows" or "reduce"), "name".
 AttachmentSpec read_attachment(JsonObject& o, std::size_t k, const MultibodySpec& spec,
                                const std::map<std::string, std::size_t>& deformable_names,
                                const std::map<std::string, int>& rigid_names) {
   AttachmentSpec a;
   a.path = o.path();
   a.name = o.string("name", "attachment " + std::to_string(k));
+  a.reduce = o.choice("method", {"rows", "reduce"}, std::string("rows")) == "reduce";
   const std::string body = o.string("body", std::nullopt), to = o.string("to", std::nullopt);
-  const auto d = deformable_names.find(body);
-  if (d == deformable_names.end()) o.fail("body", "no deformable body or cloth named \"" + body + "\"");
-  const auto r = rigid_names.find(to);
-  if (r == rigid_names.end()) o.fail("to", "no rigid body named \"" + to + "\"");
-  a.deformable = d->second;
-  a.rigid = r->second;
-  const DeformableSpec& def = spec.deformable[a.deformable];
-  a.nodes = read_selection(
-      o, "nodes", selection_context(def.membrane ? def.triangles.vertices : def.tets.vertices, def.membrane, def.tets));
+  const auto find = [&](const std::string& key, const std::string& name) {
+    if (const auto d = deformable_names.find(name); d != deformable_names.end()) return BodySpec{false, d->second};
+    if (const auto r = rigid_names.find(name); r != rigid_names.end())
+      return BodySpec{true, static_cast<std::size_t>(r->second)};
+    o.fail(key, "no body named \"" + name + "\"");
+  };
+  a.body = find("body", body);
+  a.to = find("to", to);
+  if (a.body.rigid) {
+    if (!a.to.rigid) o.fail("to", "a rigid body is attached to a rigid body (welded); \"" + to + "\" is deformable");
+    if (a.body.index == a.to.index) o.fail("to", "a body cannot be attached to itself");
+    if (o.has("nodes")) o.fail("nodes", "a rigid body has no nodes; it is attached whole");
+    if (spec.rigid[a.body.index].motion || spec.rigid[a.body.index].fixed)
+      o.fail("body", "\"" + body + "\" is driven or fixed; it cannot also be attached");
+  } else {
+    if (!a.to.rigid && spec.deformable[a.to.index].membrane)
+      o.fail("to", "nodes are attached inside the tets of a solid or to a rigid body; \"" + to + "\" is a cloth");
+    if (!a.to.rigid && a.body.index == a.to.index) o.fail("to", "a body cannot be attached to itself");
+    const DeformableSpec& def = spec.deformable[a.body.index];
+    a.nodes = read_selection(
+        o, "nodes",
+        selection_context(def.membrane ? def.triangles.vertices : def.tets.vertices, def.membrane, def.tets));
+    if (a.reduce)
+      for (Index i : a.nodes)
+        if (std::find(def.fixed.begin(), def.fixed.end(), i) != def.fixed.end())
+          o.fail("nodes", "node " + std::to_string(i) + " of \"" + body +
+                              "\" is fixed; a fixed node cannot also be attached by reduction");
+  }
   o.finish();
   return a;
 }
@@ -220,12 +241,15 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
     c->finish();
   }
   spec->stepper = read_stepper(*root.object("integrator"));
-  const bool driven = std::any_of(spec->rigid.begin(), spec->rigid.end(), [](const RigidSpec& r) { return r.motion; });
-  if (!spec->stepper.contact_step &&
-      (spec->has_contact || !spec->joints.empty() || !spec->attachments.empty() || driven))
-    root.fail("integrator",
-              "integrator \"" + spec->stepper.integrator +
-                  "\" steps no contact, joints, attachments or driven bodies; use {\"type\": \"contact_step\", ...}");
+  // Attachments and drives by reduction leave the system's velocities: any integrator steps them.
+  const bool driven = std::any_of(spec->rigid.begin(), spec->rigid.end(),
+                                  [](const RigidSpec& r) { return r.motion && !r.motion_reduced; });
+  const bool attached = std::any_of(spec->attachments.begin(), spec->attachments.end(),
+                                    [](const AttachmentSpec& a) { return !a.reduce; });
+  if (!spec->stepper.contact_step && (spec->has_contact || !spec->joints.empty() || attached || driven))
+    root.fail("integrator", "integrator \"" + spec->stepper.integrator +
+                                "\" steps no contact, joints, or attachments and driven bodies by rows; use "
+                                "{\"type\": \"contact_step\", ...} or \"method\": \"reduce\"");
 
   const std::string file = root.file();
   build(*spec, file);  // every model check now, naming the JSON path

@@ -125,12 +125,13 @@ struct BodyMotion {
   Quaternion q;
 };
 
-BodyMotion body_motion(const model::MechanicalSystem& sys, const integrators::State& state, Index body) {
+BodyMotion body_motion(const model::MechanicalSystem& sys, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                       Index body) {
   BodyMotion m;
-  sys.body_pose(state.q, body, m.x, m.q);
+  sys.body_pose(q, body, m.x, m.q);
   const Index o = sys.body_velocity_offset(body);
-  m.v = Vec3{{state.u[o], state.u[o + 1], state.u[o + 2]}};
-  m.w = Vec3{{state.u[o + 3], state.u[o + 4], state.u[o + 5]}};
+  m.v = Vec3{{u[o], u[o + 1], u[o + 2]}};
+  m.w = Vec3{{u[o + 3], u[o + 4], u[o + 5]}};
   return m;
 }
 
@@ -147,6 +148,7 @@ MultibodySimulation::MultibodySimulation(MultibodyScene scene, std::unique_ptr<i
   if (scene_.scene.contact) constraints_.push_back(scene_.scene.contact.get());
   for (const auto& j : scene_.scene.joints) constraints_.push_back(j.get());
   init_rests();
+  update_velocities();
 }
 
 MultibodySimulation::MultibodySimulation(MultibodyScene scene, std::unique_ptr<integrators::Integrator> integrator)
@@ -156,6 +158,20 @@ MultibodySimulation::MultibodySimulation(MultibodyScene scene, std::unique_ptr<i
           "MultibodySimulation: integrator " + integrator_->name() +
               " steps no contact or joints; use a contact step for this scene");
   init_rests();
+  update_velocities();
+}
+
+const model::DynamicalSystem& MultibodySimulation::dynamics() const {
+  if (scene_.reduced) return *scene_.reduced;
+  return *scene_.scene.system;
+}
+
+void MultibodySimulation::update_velocities() {
+  const integrators::State& x = scene_.scene.state;
+  if (scene_.reduced)
+    scene_.reduced->full_velocities(x.t, x.q, x.u, velocities_);
+  else
+    velocities_ = x.u;
 }
 
 void MultibodySimulation::init_rests() {
@@ -191,7 +207,7 @@ SimulationSize MultibodySimulation::size() const {
   const std::set<Index> dofs(fixed.begin(), fixed.end());
   for (Index i = 0; i < s.num_particles(); ++i) z.targets += dofs.count(s.particle_velocity_offset(i));
   for (Index b = 0; b < s.num_bodies(); ++b) z.targets += dofs.count(s.body_velocity_offset(b));
-  z.degrees_of_freedom = s.num_velocities();
+  z.degrees_of_freedom = dynamics().num_velocities();
   return z;
 }
 
@@ -223,7 +239,7 @@ void MultibodySimulation::append_body_states(std::vector<double>& out) const {
       const Vec3 p = sys.particle_position(s.state.q, i);
       const Index o = sys.particle_velocity_offset(i);
       x.insert(x.end(), {p[0], p[1], p[2]});
-      v.insert(v.end(), {s.state.u[o], s.state.u[o + 1], s.state.u[o + 2]});
+      v.insert(v.end(), {velocities_[o], velocities_[o + 1], velocities_[o + 2]});
       m.push_back(sys.particle(i).mass);
     }
     append_deformable_body_state(x.data(), v.data(), m.data(), m.size(), out);
@@ -231,7 +247,7 @@ void MultibodySimulation::append_body_states(std::vector<double>& out) const {
   for (const FemBodyView& b : scene_.fem_bodies) particles(b.first_particle, b.num_particles);
   for (const ClothView& c : scene_.cloths) particles(c.first_particle, c.num_particles);
   for (const RigidBodyView& r : scene_.rigid_bodies) {
-    const BodyMotion b = body_motion(sys, s.state, r.body);
+    const BodyMotion b = body_motion(sys, s.state.q, velocities_, r.body);
     append_rigid_body_state(b.x, b.q, b.v, b.w, out);
   }
 }
@@ -246,10 +262,14 @@ StepOutcome MultibodySimulation::step() {
   bool fell_back = false;
   const integrators::ContactStep* used = contact_step_.get();
   if (contact_step_) {
-    cr = contact_step_->step(*s.system, constraints_, s.state, s.time_step);
+    const auto step_with = [&](integrators::ContactStep& step) {
+      return scene_.reduced ? step.step(*scene_.reduced, constraints_, s.state, s.time_step)
+                            : step.step(*s.system, constraints_, s.state, s.time_step);
+    };
+    cr = step_with(*contact_step_);
     if (!cr.ok() && fallback_) {
       const std::string first = cr.message;
-      cr = fallback_->step(*s.system, constraints_, s.state, s.time_step);
+      cr = step_with(*fallback_);
       used = fallback_.get();
       fell_back = true;
       if (!cr.ok()) cr.message = first + "; fallback: " + cr.message;
@@ -258,17 +278,18 @@ StepOutcome MultibodySimulation::step() {
     out.advanced = cr.ok();
     out.message = cr.ok() ? "" : cr.message;
     contact_force_.resize(0);
-    if (cr.ok() && cr.rows > 0)
-      contact_force_ = (to_eigen(used->last_problem().H) * used->last_impulses()) / s.time_step;
+    if (cr.ok() && cr.rows > 0) contact_force_ = used->last_system_impulses() / s.time_step;
   } else {
-    ir = integrator_->step(*s.system, s.state, s.time_step);
+    ir = integrator_->step(dynamics(), s.state, s.time_step);
+    if (ir.ok() && scene_.reduced) scene_.reduced->sync_positions(s.state.t, s.state.q);
     free = &ir;
     out.advanced = ir.ok();
     out.message = ir.ok() ? "" : ir.message;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (out.ok()) ++steps_;
-  const double kinetic = s.system->kinetic_energy(s.state.t, s.state.q, s.state.u);
+  update_velocities();
+  const double kinetic = s.system->kinetic_energy(s.state.t, s.state.q, velocities_);
   const double potential = energy_or_zero(*s.system, s.state);
   out.scalars = {kinetic, potential, kinetic + potential};
   if (contact_step_) {
@@ -301,7 +322,7 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
       f.points.insert(f.points.end(), {x[0], x[1], x[2]});
       const Index o = sys.particle_velocity_offset(i);
       for (int d = 0; d < 3; ++d) {
-        velocity.values.push_back(s.state.u[o + d]);
+        velocity.values.push_back(velocities_[o + d]);
         force.values.push_back(contact_force_.size() > 0 ? contact_force_[o + d] : 0.0);
       }
     }
@@ -348,7 +369,7 @@ std::vector<OutputMesh> MultibodySimulation::output_meshes() const {
     OutputMesh m{r.name, {}};
     TriangleMesh tri;
     VtuField velocity{"velocity", 3, {}};
-    const BodyMotion b = body_motion(sys, s.state, r.body);
+    const BodyMotion b = body_motion(sys, s.state.q, velocities_, r.body);
     for (const Shape& shape : r.shapes) add_shape(shape, tri);
     for (const TriangleMesh& mesh : r.meshes) {
       const Index offset = static_cast<Index>(tri.vertices.size());
@@ -398,7 +419,7 @@ void MultibodySimulation::restore(std::istream& in) {
   integrators::State x;
   x.t = get<double>(in);
   x.q = get_vector(in, sys.num_positions(), "q");
-  x.u = get_vector(in, sys.num_velocities(), "u");
+  x.u = get_vector(in, dynamics().num_velocities(), "u");
   integrators::ContactStep* steppers[2] = {contact_step_.get(), fallback_.get()};
   std::vector<constraints::ConstraintBlock> blocks[2];
   Eigen::VectorXd r[2];
@@ -424,6 +445,7 @@ void MultibodySimulation::restore(std::istream& in) {
   scene_.scene.state = std::move(x);
   steps_ = steps;
   contact_force_.resize(0);
+  update_velocities();
 }
 
 }  // namespace sinew::scene

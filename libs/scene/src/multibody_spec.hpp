@@ -29,6 +29,7 @@ struct RigidSpec {
   bool collides = true, fixed = false;
   Index material = 0;                               // surface material (friction pairs)
   std::optional<constraints::TwistProfile> motion;  // kinematically driven
+  bool motion_reduced = false;                      // as a parametric component, not rows
   Vec3 position, velocity, angular_velocity;
   Quaternion orientation = quat_identity();
 };
@@ -67,12 +68,13 @@ struct JointSpec {
   constraints::AxisJointOptions options;  // compliance (all types), limit and drive (hinge, slider)
 };
 
-// Nodes of a deformable body held at points of a rigid body (a ball joint each).
+// Nodes of a deformable body held at points of a rigid body or inside the tets of a solid, or a
+// rigid body welded to a rigid body: joint rows, or eliminated (model::ReducedSystem).
 struct AttachmentSpec {
   std::string name, path;
-  std::size_t deformable = 0;  // into MultibodySpec::deformable
-  int rigid = 0;               // into MultibodySpec::rigid
-  std::vector<Index> nodes;    // local vertex indices
+  bool reduce = false;
+  BodySpec body, to;         // what is attached, what holds it
+  std::vector<Index> nodes;  // deformable body: local vertex indices
 };
 
 // A friction coefficient between two surface materials.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sinew/constraints/constraint.hpp"
+#include "sinew/model/reduced_system.hpp"
 
 namespace sinew::constraints {
 
@@ -28,6 +29,13 @@ struct TwistProfile {
   /// The twist (velocity then angular velocity) at time @p t.
   TwistChange at(double t) const;
 };
+
+/// The motion of a body that starts at (@p x0, @p q0) and moves with @p profile, integrated
+/// exactly (constant twist between changes, the world angular velocity turning q by exp(w dt)):
+/// the same prescription as a parametric component of model::ReducedSystem::drive_body() (notes
+/// sec. 0.21), whose velocities leave the system instead of being held by rows. Its velocity at
+/// t is profile.at(t); accelerations are zero (the jumps at changes are not smoothed).
+model::BodyDrive twist_drive(const TwistProfile& profile, const Vec3& x0, const Quaternion& q0);
 
 /// Rigid body `body` moves with `profile`: six hard rows (v, w) = profile(t).
 class PrescribedMotion final : public Constraint {

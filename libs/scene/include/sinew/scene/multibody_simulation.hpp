@@ -17,6 +17,7 @@
 #include "sinew/integrators/integrator.hpp"
 #include "sinew/materials/elastic_parameters.hpp"
 #include "sinew/materials/material.hpp"
+#include "sinew/model/reduced_system.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 #include "sinew/scene/deformable_body.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
@@ -62,6 +63,9 @@ struct MultibodyScene {
   std::vector<FemBodyView> fem_bodies;      ///< every FEM body
   std::vector<ClothView> cloths;            ///< every cloth
   std::vector<Obstacle> obstacles;          ///< static obstacles (also in scene.contact)
+  /// The attachments and drives eliminated from the system (ArtiSynth notes 0.17-0.21), null
+  /// when none: then scene.state.u holds its reduced velocities (state.q every position).
+  std::unique_ptr<model::ReducedSystem> reduced;
 };
 
 /// A multibody scene stepped by a ContactStep or an Integrator.
@@ -106,11 +110,17 @@ class MultibodySimulation final : public Simulation {
 
   /// The scene (system, constraints, current state).
   const MultibodyScene& scene() const { return scene_; }
-  /// The current state (t, q, u).
+  /// The current state (t, q, u; u the reduced velocities when the scene has a ReducedSystem).
   const integrators::State& state() const { return scene_.scene.state; }
+  /// Every velocity of the system at the current state (u itself, or T u + s when reduced).
+  const Eigen::VectorXd& velocities() const { return velocities_; }
 
  private:
   void init_rests();
+  // What steps: the ReducedSystem when there is one, else the system.
+  const model::DynamicalSystem& dynamics() const;
+  // velocities_ from the current state.
+  void update_velocities();
   // Appends every body's state (the body columns of scalar_names()).
   void append_body_states(std::vector<double>& out) const;
 
@@ -119,7 +129,8 @@ class MultibodySimulation final : public Simulation {
   std::unique_ptr<integrators::Integrator> integrator_;
   std::vector<const constraints::Constraint*> constraints_;
   long steps_ = 0;
-  // (num_velocities) contact forces H r / h of the last step; empty when it had no rows.
+  Eigen::VectorXd velocities_;  // every velocity of the system (see velocities())
+  // (system velocities) contact forces J^T r / h of the last step; empty when it had no rows.
   Eigen::VectorXd contact_force_;
   // (n_fem_bodies) rest inverse edge matrices and volumes of each body's tets.
   std::vector<std::vector<TetRest>> rests_;

@@ -141,7 +141,11 @@ TEST(CompliantRows, AnOpenContactKeepsItsGapThroughTheMidpointPositionUpdate) {
 TEST(CompliantRows, SchemesThatCannotCarryConstraintRowsAreRefused) {
   integrators::ContactStepOptions both = alpha_beta(0.5, 0.5);
   both.theta = integrators::ThetaOptions::preset(integrators::ThetaPreset::kImplicitEuler);
-  EXPECT_SINEW_ERROR(both.validate(), "theta and alpha_beta are two schemes");
+  EXPECT_SINEW_ERROR(both.validate(), "four schemes; set at most one");
+  integrators::ContactStepOptions two;
+  two.trapezoidal = integrators::TrapezoidalOptions{};
+  two.bridson_marino = integrators::BridsonMarinoOptions{};
+  EXPECT_SINEW_ERROR(two.validate(), "four schemes; set at most one");
   // Explicit Euler and beta = 0 move positions by the start velocity alone: a step with rows
   // fails and says why. Symplectic Euler evaluates forces at the start positions: an undamped
   // compliant row is then an explicit force. The state stays in each case.

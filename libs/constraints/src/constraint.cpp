@@ -23,7 +23,15 @@ Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<dou
   target.insert(target.end(), block_target.begin(), block_target.end());
   compliance.insert(compliance.end(), static_cast<std::size_t>(size), 0.0);
   damping.insert(damping.end(), static_cast<std::size_t>(size), 0.0);
+  velocity_level.insert(velocity_level.end(), static_cast<std::size_t>(size), 0);
   return first;
+}
+
+void ConstraintRows::set_velocity_level(Index first, Index count) {
+  require(first >= 0 && count >= 0 && first + count <= rows(),
+          "ConstraintRows::set_velocity_level: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+              ") outside the " + std::to_string(rows()) + " rows");
+  for (Index k = first; k < first + count; ++k) velocity_level[static_cast<std::size_t>(k)] = 1;
 }
 
 void ConstraintRows::set_compliance(Index first, Index count, double c, double d) {
@@ -46,13 +54,14 @@ void ConstraintRows::clear() {
   target.clear();
   compliance.clear();
   damping.clear();
+  velocity_level.clear();
   labels.clear();
 }
 
 void ConstraintRows::validate(Index num_velocities) const {
   const std::size_t m = phi.size();
-  require(target.size() == m && compliance.size() == m && damping.size() == m,
-          "ConstraintRows: phi, target, compliance and damping must have one entry per row");
+  require(target.size() == m && compliance.size() == m && damping.size() == m && velocity_level.size() == m,
+          "ConstraintRows: phi, target, compliance, damping and velocity_level must have one entry per row");
   require(labels.size() == blocks.size(), "ConstraintRows: one label per block");
   validate_blocks(blocks, static_cast<Index>(m), "ConstraintRows");
   for (const auto& t : jacobian)
@@ -103,6 +112,10 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
         // The normal row: the gap through the position update h v^theta_vq.
         const double gain = rows.phi[i] > 0 ? 1.0 : options.erp;
         g.w[k] = (gain * rows.phi[i] / (h + d) + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
+      } else if (c == 0 && !rows.velocity_level[i]) {
+        // A hard position-level row: the violation through the position update h v^theta_vq
+        // (the erp fraction removed), so the constraint holds at the positions the step reaches.
+        g.w[k] = (options.erp * rows.phi[i] / h + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
       } else if (c > 0) {
         const double l = h * tq * tvq + d * tv;
         require(l > 0, "assemble_step_problem: compliant row " + std::to_string(k) +

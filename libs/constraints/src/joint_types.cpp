@@ -125,6 +125,7 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
     // Velocity level only: J_theta v = speed, phi = 0 (a speed drive has no position to hold).
     const Index row =
         out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed_at(s.t)}, name() + " drive");
+    out.set_velocity_level(row, 1);
     add_side_terms(out, row, B, B.p, kZero, grad);
     add_side_terms(out, row, A, A.p, kZero, -grad);
   }

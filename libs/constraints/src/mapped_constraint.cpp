@@ -35,6 +35,7 @@ void MappedConstraint::add_rows(const model::MechanicalSystem& /*system*/, const
   out.target.insert(out.target.end(), rows.target.begin(), rows.target.end());
   out.compliance.insert(out.compliance.end(), rows.compliance.begin(), rows.compliance.end());
   out.damping.insert(out.damping.end(), rows.damping.begin(), rows.damping.end());
+  out.velocity_level.insert(out.velocity_level.end(), rows.velocity_level.begin(), rows.velocity_level.end());
   // G = G_x J: an entry on coordinate c of proxy particle i spreads over the terms of point i,
   // each with its weight times row c of the term's Jacobian.
   std::vector<std::optional<model::MappedTerms>> terms(static_cast<std::size_t>(points_->size()));

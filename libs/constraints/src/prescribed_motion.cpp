@@ -63,6 +63,7 @@ void PrescribedMotion::add_rows(const model::MechanicalSystem& system, const mod
     const double target = k < 3 ? twist.velocity[k] : twist.angular_velocity[k - 3];
     // u = J v - target = 0 on the body's k-th velocity: velocity level only (phi = 0).
     const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {target}, name_);
+    out.set_velocity_level(row, 1);
     out.jacobian.emplace_back(row, dof + k, 1.0);
   }
 }

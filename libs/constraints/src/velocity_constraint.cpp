@@ -17,6 +17,7 @@ const Vec3 kZero{{0, 0, 0}};
 void add_relative_velocity_row(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const Vec3& p,
                                const Vec3& dir, const std::string& label) {
   const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {0.0}, label);
+  out.set_velocity_level(row, 1);
   add_side_terms(out, row, B, p, dir, kZero);
   add_side_terms(out, row, A, p, -dir, kZero);
 }

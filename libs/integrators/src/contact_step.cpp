@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "sinew/constraints/contact_constraint.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -48,6 +49,7 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
       kept.target.push_back(rows.target[i]);
       kept.compliance.push_back(rows.compliance[i]);
       kept.damping.push_back(rows.damping[i]);
+      kept.velocity_level.push_back(rows.velocity_level[i]);
     }
   }
   if (kept.blocks.size() == rows.blocks.size()) return;
@@ -75,7 +77,12 @@ void ContactStepOptions::validate() const {
   free_motion.validate();
   if (theta) theta->validate();
   if (alpha_beta) alpha_beta->validate();
-  require(!(theta && alpha_beta), "ContactStepOptions: theta and alpha_beta are two schemes; set at most one");
+  if (trapezoidal) trapezoidal->validate();
+  if (bridson_marino) bridson_marino->validate();
+  require(int{theta.has_value()} + int{alpha_beta.has_value()} + int{trapezoidal.has_value()} +
+                  int{bridson_marino.has_value()} <=
+              1,
+          "ContactStepOptions: theta, alpha_beta, trapezoidal and bridson_marino are four schemes; set at most one");
   require(std::isfinite(accept_error) && accept_error >= 0,
           "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error));
   stabilization.validate();
@@ -96,6 +103,12 @@ ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, 
     alpha_beta_ = std::make_unique<CompliantAlphaBeta>(*options_.alpha_beta);
     weights_ = {options_.alpha_beta->alpha, options_.alpha_beta->alpha, options_.alpha_beta->beta};
   }
+  if (options_.trapezoidal) {
+    // M_hat = M + h/2 D + h^2/4 K and q1 = q0 + h/2 (v + v0): the weights of theta = 1/2.
+    trapezoidal_ = std::make_unique<Trapezoidal>(*options_.trapezoidal);
+    weights_ = {0.5, 0.5, 0.5};
+  }
+  if (options_.bridson_marino) bridson_marino_ = std::make_unique<BridsonMarino>(*options_.bridson_marino);
 }
 
 ContactStep::~ContactStep() = default;
@@ -132,25 +145,32 @@ Eigen::VectorXd ContactStep::last_system_impulses() const {
 
 void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
                               const std::vector<const constraints::Constraint*>& constraints, const State& state,
-                              double h) {
+                              const Eigen::VectorXd& v_free, double h) {
   rows_.clear();
   full_jacobian_.clear();
   T_ = CsrMatrix{};
   full_velocities_ = mechanics.num_velocities();
-  if (!reduced) {
-    mechanics.evaluate_state(state.t, state.q, state.u, s0_);
-    for (const constraints::Constraint* c : constraints) c->add_rows(mechanics, s0_, rows_);
-    return;
+  // The full system at the start of the step (for a ReducedSystem: driven components on their
+  // trajectories, attached ones on their masters, every velocity u_full = T u + s).
+  const auto evaluate = [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, model::SystemState& s) {
+    if (!reduced) return mechanics.evaluate_state(t, q, u, s);
+    Eigen::VectorXd q_full = q, u_full;
+    reduced->sync_positions(t, q_full);
+    reduced->full_velocities(t, q, u, u_full);
+    mechanics.evaluate_state(t, q_full, u_full, s);
+  };
+  evaluate(state.t, state.q, state.u, s0_);
+  std::vector<Index> first_block{0};
+  for (const constraints::Constraint* c : constraints) {
+    c->add_rows(mechanics, s0_, rows_);
+    first_block.push_back(static_cast<Index>(rows_.blocks.size()));
   }
-  // The full system at the start of the step: driven components on their trajectories, attached
-  // ones on their masters, every velocity u_full = T u + s.
-  Eigen::VectorXd q = state.q, u_full, s_end;
-  reduced->sync_positions(state.t, q);
-  reduced->full_velocities(state.t, state.q, state.u, u_full);
-  mechanics.evaluate_state(state.t, q, u_full, s0_);
-  for (const constraints::Constraint* c : constraints) c->add_rows(mechanics, s0_, rows_);
+  if (!weights_.implicit_euler() && !bridson_marino_)
+    take_midpoint_jacobians(mechanics, reduced, constraints, first_block, state, v_free, h);
+  if (!reduced) return;
   // G' = G T (eq. 0.22); the rows' velocity G (T u + s) = G' u + G s, so G s of the driven
   // motion at the end of the step joins the targets (eq. 0.21, g' - G'_sigma-rho v_rho).
+  Eigen::VectorXd s_end;
   reduced->reduction_matrix(state.t, state.q, T_);
   reduced->full_velocities(state.t + h, state.q, Eigen::VectorXd::Zero(reduced->num_velocities()), s_end);
   full_jacobian_.swap(rows_.jacobian);
@@ -159,6 +179,53 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
     for (Index k = T_.row_ptr[t.col()]; k < T_.row_ptr[t.col() + 1]; ++k)
       rows_.jacobian.emplace_back(t.row(), T_.col_idx[k], t.value() * T_.values[k]);
   }
+}
+
+void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+                                          const std::vector<const constraints::Constraint*>& constraints,
+                                          const std::vector<Index>& first_block, const State& state,
+                                          const Eigen::VectorXd& v_free, double h) {
+  // The positions move along the chord h v^theta_vq. A row's force along the constraint gradient
+  // at the chord's midpoint does no work on the chord for a quadratic constraint (a rod, a ball
+  // joint: g(q1) - g(q0) = G_mid (q1 - q0)), so the theta = 1/2 schemes keep their energy; rows at
+  // the start pump it (their straight chord leaves the constraint outward and the correction
+  // does positive work). Contact keeps its rows at the start (the theta-method seed's stage).
+  const double tvq = weights_.theta_vq;
+  const Eigen::VectorXd u_vq = tvq * v_free + (1.0 - tvq) * state.u;
+  Eigen::VectorXd q_mid;
+  const model::DynamicalSystem& dynamics = reduced ? static_cast<const model::DynamicalSystem&>(*reduced)
+                                                   : static_cast<const model::DynamicalSystem&>(mechanics);
+  dynamics.advance_positions(state.q, u_vq, 0.5 * h, q_mid);
+  if (reduced) {
+    Eigen::VectorXd q_full = q_mid, u_full;
+    reduced->sync_positions(state.t + 0.5 * h, q_full);
+    reduced->full_velocities(state.t + 0.5 * h, q_mid, u_vq, u_full);
+    mechanics.evaluate_state(state.t + 0.5 * h, q_full, u_full, s_mid_);
+  } else {
+    mechanics.evaluate_state(state.t + 0.5 * h, q_mid, u_vq, s_mid_);
+  }
+  const std::vector<Index> offsets = constraints::block_offsets(rows_.blocks);
+  std::vector<char> replaced(static_cast<std::size_t>(rows_.rows()), 0);
+  std::vector<Eigen::Triplet<double>> mid_entries;
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const Index b0 = first_block[c], b1 = first_block[c + 1];
+    if (b0 == b1 || dynamic_cast<const constraints::ContactConstraint*>(constraints[c])) continue;
+    mid_rows_.clear();
+    constraints[c]->add_rows(mechanics, s_mid_, mid_rows_);
+    // Same blocks at the midpoint (a limit may switch on or off there): else keep the start's.
+    bool same = static_cast<Index>(mid_rows_.blocks.size()) == b1 - b0;
+    for (Index b = b0; same && b < b1; ++b) same = mid_rows_.blocks[b - b0].kind == rows_.blocks[b].kind;
+    if (!same) continue;
+    const Index first_row = offsets[b0];
+    for (Index k = first_row; k < offsets[b1]; ++k) replaced[static_cast<std::size_t>(k)] = 1;
+    for (const Eigen::Triplet<double>& t : mid_rows_.jacobian)
+      mid_entries.emplace_back(first_row + t.row(), t.col(), t.value());
+  }
+  rows_.jacobian.erase(
+      std::remove_if(rows_.jacobian.begin(), rows_.jacobian.end(),
+                     [&](const Eigen::Triplet<double>& t) { return replaced[static_cast<std::size_t>(t.row())] != 0; }),
+      rows_.jacobian.end());
+  rows_.jacobian.insert(rows_.jacobian.end(), mid_entries.begin(), mid_entries.end());
 }
 
 ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, const model::MechanicalSystem& mechanics,
@@ -175,9 +242,21 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   // Stage 1: free motion v* by implicit Euler or the theta-method (Newton); it checks h and the
   // state's sizes.
   free_state_ = state;
-  report.free_motion = theta_        ? theta_->step(system, free_state_, h)
-                       : alpha_beta_ ? alpha_beta_->step(system, free_state_, h)
-                                     : free_.step(system, free_state_, h);
+  if (bridson_marino_) {
+    // The free half-step velocity, and A = M + h/2 D (notes 0.9.4) for the constraints.
+    require(std::isfinite(h) && h > 0, "ContactStep::step: h must be finite and > 0, got " + number_text(h));
+    require(state.q.size() == system.num_positions() && state.u.size() == system.num_velocities(),
+            "ContactStep::step: the state has " + std::to_string(state.q.size()) + " positions and " +
+                std::to_string(state.u.size()) + " velocities, the system " + std::to_string(system.num_positions()) +
+                " and " + std::to_string(system.num_velocities()));
+    require(state.q.allFinite() && state.u.allFinite(), "ContactStep::step: the state is not finite");
+    report.free_motion = bridson_marino_->first_half(system, state, h, free_state_.u, A_);
+  } else {
+    report.free_motion = theta_         ? theta_->step(system, free_state_, h)
+                         : alpha_beta_  ? alpha_beta_->step(system, free_state_, h)
+                         : trapezoidal_ ? trapezoidal_->step(system, free_state_, h)
+                                        : free_.step(system, free_state_, h);
+  }
   if (!report.free_motion.ok()) {
     report.message = "free motion failed at t = " + number_text(state.t, 6) + ": " + report.free_motion.message;
     return report;
@@ -185,7 +264,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   const Eigen::VectorXd& v_free = free_state_.u;
 
   // Rows at the start of the step; columns of fixed DOFs are dropped so that those stay at rest.
-  gather_rows(mechanics, reduced, constraints, state, h);
+  gather_rows(mechanics, reduced, constraints, state, v_free, h);
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "ContactStep");
   if (!fixed.empty()) {
     std::vector<char> is_fixed(static_cast<std::size_t>(system.num_velocities()), 0);
@@ -202,8 +281,13 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   report.contacts = count_contacts(rows_.blocks);
   if (rows_.rows() == 0) {
     v_ = v_free;
-    state = free_state_;
     last_blocks_.clear();
+    if (bridson_marino_) {
+      report.message = advance(system, state, h);
+      report.advanced = report.message.empty();
+      return report;
+    }
+    state = free_state_;
     report.advanced = true;
     return report;
   }
@@ -212,7 +296,9 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   // theta = 1), the Newton Jacobian of stage 1 at convergence; for other thetas, eq.
   // expression_for_A at (q^theta_q, v^theta_v) of the free motion.
   const Index n = system.num_velocities();
-  if (theta_) {
+  if (bridson_marino_) {
+    // A = M + h/2 D from the first half, fixed DOFs pinned.
+  } else if (theta_) {
     const ThetaOptions& o = theta_->options();
     const Eigen::VectorXd v_vq = o.theta_vq * v_free + (1.0 - o.theta_vq) * state.u;
     const Eigen::VectorXd v_theta = o.theta_v * v_free + (1.0 - o.theta_v) * state.u;
@@ -233,7 +319,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     system.damping(state.t + h, free_state_.q, v_free, D_);
     detail::combine(n, {{1.0, &M_}, {alpha * beta * h * h, &K_}, {alpha * h, &D_}}, /*symmetrize=*/true, A_);
   }
-  detail::pin_fixed(fixed, A_, nullptr);
+  if (!bridson_marino_) detail::pin_fixed(fixed, A_, nullptr);
   try {
     problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u);
   } catch (const Error& e) {
@@ -304,7 +390,26 @@ ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system,
     report.message = "contact solve (" + report.solver + ") stopped unconverged at t = " + number_text(state.t, 6) +
                      ", error " + number_text(report.contact.error, 4);
 
-  // Stage 3: q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update; beta for alpha/beta).
+  const std::string failed_end = advance(system, state, h);
+  if (!failed_end.empty()) {
+    report.message = failed_end;
+    last_blocks_.clear();
+    return report;
+  }
+  report.advanced = true;
+  return report;
+}
+
+std::string ContactStep::advance(const model::DynamicalSystem& system, State& state, double h) {
+  if (bridson_marino_) {
+    // The second half from the constrained half-step velocity (notes 0.9.4, 0.10).
+    State end;
+    const StepReport r = bridson_marino_->second_half(system, state, h, v_, end);
+    if (!r.ok()) return "second half failed at t = " + number_text(state.t, 6) + ": " + r.message;
+    state = std::move(end);
+    return "";
+  }
+  // q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update; beta for alpha/beta).
   Eigen::VectorXd q1;
   if (!weights_.implicit_euler()) {
     const double tvq = weights_.theta_vq;
@@ -315,8 +420,7 @@ ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system,
   state.t += h;
   state.q.swap(q1);
   state.u = v_;
-  report.advanced = true;
-  return report;
+  return "";
 }
 
 }  // namespace sinew::integrators

@@ -136,12 +136,13 @@ StepperSpec read_stepper(JsonObject o) {
       if (s.fallback->type == "sap" && s.solver.type == "sap") f->fail("type", "SAP cannot fall back on SAP");
     }
     if (std::optional<JsonObject> f = o.object("free_motion", true)) {
-      // Stage 1 by implicit Euler, or the theta-method's two stages for a preset (contact_step.hpp).
-      // The theta-method's two stages for a preset, or the compliant alpha/beta scheme's.
-      const std::string scheme = f->choice("scheme",
-                                           {"implicit_euler", "theta_midpoint", "theta_implicit_euler",
-                                            "theta_symplectic_euler", "theta_explicit_euler", "compliant_alpha_beta"},
-                                           "implicit_euler");
+      // Stage 1 by implicit Euler, or the stages of a theta-method preset, the compliant alpha/beta
+      // scheme, the trapezoidal rule or Bridson-Marino (contact_step.hpp).
+      const std::string scheme =
+          f->choice("scheme",
+                    {"implicit_euler", "theta_midpoint", "theta_implicit_euler", "theta_symplectic_euler",
+                     "theta_explicit_euler", "compliant_alpha_beta", "trapezoidal", "bridson_marino"},
+                    "implicit_euler");
       if (std::optional<JsonObject> n = f->object("newton", true))
         s.options.free_motion.newton = read_implicit_newton(*n, s.options.free_motion.newton);
       if (scheme == "compliant_alpha_beta") {
@@ -150,6 +151,11 @@ StepperSpec read_stepper(JsonObject o) {
         s.options.alpha_beta->beta = f->real("beta", 1.0, 0.0, 1.0, "a number in (0, 1]");
         if (!(s.options.alpha_beta->beta > 0.0)) f->fail("beta", "expected a number in (0, 1], found 0");
         s.options.alpha_beta->newton = s.options.free_motion.newton;
+      } else if (scheme == "trapezoidal") {
+        s.options.trapezoidal = integrators::TrapezoidalOptions{};
+        s.options.trapezoidal->newton = s.options.free_motion.newton;
+      } else if (scheme == "bridson_marino") {
+        s.options.bridson_marino = integrators::BridsonMarinoOptions{};
       } else if (scheme != "implicit_euler") {
         s.options.theta = integrators::ThetaOptions::preset(theta_preset(scheme));
         s.options.theta->newton = s.options.free_motion.newton;

@@ -25,7 +25,10 @@
 /// w = (phi + (d + theta_q h) phidot) / l - phidot and C = c / (h l), phidot = J v0, whose Schur
 /// complement is the seed's (h J P A^-1 P J^T + C / l). An open unilateral row keeps its gap
 /// through the position update, phi + h J v^theta_vq >= 0: w = (phi / h + (1 - theta_vq) phidot) /
-/// theta_vq. Hard bilateral rows, velocity targets and tangent rows act on v as above.
+/// theta_vq. So does a hard position-level bilateral row (a joint's): phi + h J v^theta_vq = 0 up
+/// to erp, w = (erp phi / h + (1 - theta_vq) phidot) / theta_vq - target, so the joint holds at
+/// the positions the step reaches. Velocity-level rows (ConstraintRows::velocity_level: drives,
+/// prescribed twists, nonholonomic rows) and tangent rows act on v as above.
 #pragma once
 
 #include <Eigen/Core>
@@ -52,7 +55,11 @@ struct ConstraintRows {
                                                  ///< moving obstacles' normal speed); 0 for most rows
   std::vector<double> compliance;                ///< (rows) c >= 0; 0 is a hard row
   std::vector<double> damping;                   ///< (rows) d >= 0 of compliant rows
-  std::vector<std::string> labels;               ///< (blocks) which constraint made the block, for messages
+  /// (rows) 1 for a row without a position level (a drive, a prescribed twist, a nonholonomic
+  /// row): a step whose positions move by a weighted velocity constrains its end velocity; 0 for
+  /// a position-level row, which constrains the positions the step reaches (StepWeights).
+  std::vector<char> velocity_level;
+  std::vector<std::string> labels;  ///< (blocks) which constraint made the block, for messages
 
   /// Number of rows appended.
   Index rows() const { return static_cast<Index>(phi.size()); }
@@ -66,6 +73,9 @@ struct ConstraintRows {
   /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
   /// Throws sinew::Error when the range leaves [0, rows()) or c, d are negative or not finite.
   void set_compliance(Index first, Index count, double c, double d);
+  /// Marks the rows [first, first + count) as velocity-level (see velocity_level). Throws
+  /// sinew::Error when the range leaves [0, rows()).
+  void set_velocity_level(Index first, Index count);
   /// Removes every row, keeping capacity.
   void clear();
   /// Throws sinew::Error naming the first inconsistency (sizes, a row or DOF out of range for
@@ -123,7 +133,7 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
                                     double h, const StabilizationOptions& options = {});
 
 /// assemble_step_problem() for a step of scheme @p weights from the start velocity @p v0 (n):
-/// compliant rows and open unilateral rows as the file comment says (the same as above when
+/// compliant, hard position-level and open unilateral rows as the file comment says (the same as above when
 /// @p weights is implicit Euler).
 /// @throws sinew::Error on invalid rows, sizes or weights, or a compliant row that the scheme
 ///         makes explicit (l = h theta_q theta_vq + d theta_v = 0).

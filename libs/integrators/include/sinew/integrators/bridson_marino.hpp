@@ -12,6 +12,7 @@
 
 #include "sinew/integrators/integrator.hpp"
 #include "sinew/integrators/newton_options.hpp"
+#include "sinew/linalg/csr_matrix.hpp"
 
 namespace sinew::integrators {
 
@@ -36,6 +37,17 @@ class BridsonMarino final : public Integrator {
   std::string name() const override { return "bridson_marino"; }
   /// The options in use.
   const BridsonMarinoOptions& options() const { return options_; }
+
+  /// The first half of a step, for a stepper that modifies u_{k+1/2} to satisfy constraints
+  /// (notes 0.9.4, 0.10): the free @p u_half from A (u_{k+1/2} - u_k) = h/2 f_k, and @p A = M +
+  /// h/2 D at (t, q_k, u_k) with the fixed DOFs pinned, factored for second_half().
+  StepReport first_half(const model::DynamicalSystem& system, const State& in, double h, Eigen::VectorXd& u_half,
+                        CsrMatrix& A);
+  /// The second half from a (possibly constrained) @p u_half of the same step: q_{k+1} = q_k (+)
+  /// h u_half and A (u_{k+1} - u_half) = h/2 f(t_k + h, q_{k+1}, u_k) into @p out; do_step() is
+  /// first_half() then this with the free u_half.
+  StepReport second_half(const model::DynamicalSystem& system, const State& in, double h, const Eigen::VectorXd& u_half,
+                         State& out);
 
  protected:
   StepReport do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) override;

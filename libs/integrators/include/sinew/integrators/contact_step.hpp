@@ -17,9 +17,13 @@
 /// With ContactStepOptions::theta, the same stages for any theta: free motion by ThetaMethod,
 /// A = M(q^theta_q) + theta_q theta_vq h^2 K + theta_v h D at (q^theta_q, v^theta_v) with
 /// q^theta_q = q0 (+) h theta_q v*^theta_vq, and q1 = q0 (+) h (theta_vq v + (1 - theta_vq) v0).
-/// The contact rows act on the end velocity v as above; an open contact keeps its gap through the
-/// position update, and compliant rows take the scheme's average force (constraint.hpp,
-/// StepWeights).
+/// The contact rows act on the end velocity v as above; an open contact and a joint keep their
+/// gap and position error through the position update, and compliant rows take the scheme's
+/// average force (constraint.hpp, StepWeights). The rows of every constraint but contact take
+/// their Jacobian at the predicted midpoint of the step's chord q0 (+) h/2 v^theta_vq: a joint's
+/// force along the constraint gradient there does no work on the chord (exactly for a rod or a
+/// ball joint on a particle), so the theta = 1/2 schemes keep a pendulum's energy where rows at
+/// the start pump it by the straight chord's outward drift (tests/physics/contact_schemes_test.cpp).
 ///
 /// With ContactStepOptions::alpha_beta, the compliant alpha/beta scheme of
 /// compliant-constraints-implicit-integration.tex ("Time integration") with constraint rows:
@@ -28,6 +32,14 @@
 /// (h J P A^-1 P J^T + C / l) avlam = -(phi + (d + alpha h) phidot) / l - h J P A^-1 f,
 /// l = alpha (h beta + d) (P: the fixed DOFs' columns dropped), and x1 = x0 + h (beta v +
 /// (1 - beta) v0).
+///
+/// With ContactStepOptions::trapezoidal, the trapezoidal rule of the ArtiSynth notes (0.9.3,
+/// 0.10): free motion by Trapezoidal, impulses on M_hat (v - v*) = J^T r with M_hat = M + h/2 D +
+/// h^2/4 K at the free end point, q1 = q0 (+) h/2 (v + v0) (the weights of theta = 1/2). With
+/// ContactStepOptions::bridson_marino, Bridson-Marino (0.9.4, 0.10): the constraints modify the
+/// half-step velocity u_{k+1/2} (A = M + h/2 D), positions move by it, and the second half
+/// A (u_{k+1} - u_{k+1/2}) = h/2 f(q_{k+1}, u_k) gives the end velocity, which the next step's
+/// constraints correct (so at rest on a floor u_{k+1} = -g h / 2 while the positions stay).
 ///
 /// On a model::ReducedSystem (attachments eliminated, driven components prescribed; mechanics
 /// notes 0.17-0.21) the same stages run on the free velocities u: the constraints' rows G are
@@ -52,10 +64,12 @@
 #include "sinew/constraints/constraint.hpp"
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/constraints/sap_solver.hpp"
+#include "sinew/integrators/bridson_marino.hpp"
 #include "sinew/integrators/compliant_alpha_beta.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/integrator.hpp"
 #include "sinew/integrators/theta_method.hpp"
+#include "sinew/integrators/trapezoidal.hpp"
 #include "sinew/linalg/linear_solver.hpp"
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/model/reduced_system.hpp"
@@ -87,8 +101,13 @@ struct ContactStepOptions {
   /// expression_for_A, convex for every theta), then q = q0 (+) dt v^theta_vq (eq. q_update).
   /// The symplectic midpoint preset keeps the energy of rolling without slip.
   std::optional<ThetaOptions> theta;
-  /// The compliant alpha/beta scheme's two stages instead (see the file comment); not with theta.
+  /// The compliant alpha/beta scheme's two stages instead (see the file comment).
   std::optional<CompliantAlphaBetaOptions> alpha_beta;
+  /// The trapezoidal rule's stages instead (see the file comment).
+  std::optional<TrapezoidalOptions> trapezoidal;
+  /// Bridson-Marino's stages instead (see the file comment). At most one of theta, alpha_beta,
+  /// trapezoidal and bridson_marino is set.
+  std::optional<BridsonMarinoOptions> bridson_marino;
   StepFactor factor = StepFactor::kSparse;          ///< stage 2's linear algebra
   constraints::StabilizationOptions stabilization;  ///< erp of penetration and joint errors
   constraints::SapOptions sap;                      ///< used when the step has no local solver
@@ -164,7 +183,7 @@ class ContactStep {
   const constraints::GlobalProblem& last_problem() const { return problem_; }
   /// The impulses r of the last step that had rows (FCLIB row order).
   const Eigen::VectorXd& last_impulses() const { return r_; }
-  /// The velocities v of the last step (after contact).
+  /// The velocities v of the last step (after contact; Bridson-Marino: the half-step velocity).
   const Eigen::VectorXd& last_velocities() const { return v_; }
   /// Block structure of the warm start the next step may use (the last solved step's blocks; empty
   /// after a failed step or one without rows): with last_impulses(), what a checkpoint saves.
@@ -188,14 +207,27 @@ class ContactStep {
   // rows_ of @p constraints at the start of the step (reduced to the free velocities when
   // @p reduced is set; full_jacobian_ then keeps the entries over the full velocities).
   void gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
-                   const std::vector<const constraints::Constraint*>& constraints, const State& state, double h);
+                   const std::vector<const constraints::Constraint*>& constraints, const State& state,
+                   const Eigen::VectorXd& v_free, double h);
+  // For the schemes whose positions move by a weighted velocity: the Jacobians of the rows of
+  // every constraint but contact (blocks [first_block[c], first_block[c + 1]) of constraint c)
+  // taken at the predicted midpoint of the step's chord (see contact_step.cpp).
+  void take_midpoint_jacobians(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+                               const std::vector<const constraints::Constraint*>& constraints,
+                               const std::vector<Index>& first_block, const State& state, const Eigen::VectorXd& v_free,
+                               double h);
 
   ImplicitEuler free_;
   std::unique_ptr<ThetaMethod> theta_;              // free motion when options.theta is set
   std::unique_ptr<CompliantAlphaBeta> alpha_beta_;  // free motion when options.alpha_beta is set
-  constraints::StepWeights weights_;                // of the scheme (implicit Euler: all 1)
-  std::unique_ptr<detail::BaraffStep> baraff_;      // stage 2 by Baraff's factor (options.factor)
-  constraints::ConstraintRows rows_;
+  std::unique_ptr<Trapezoidal> trapezoidal_;        // free motion when options.trapezoidal is set
+  std::unique_ptr<BridsonMarino> bridson_marino_;   // both halves when options.bridson_marino is set
+  // The step's end after its (constrained) v_: Bridson-Marino's second half, or the scheme's
+  // position update. Returns an empty string, or why it failed (the state is then unchanged).
+  std::string advance(const model::DynamicalSystem& system, State& state, double h);
+  constraints::StepWeights weights_;            // of the scheme (implicit Euler: all 1)
+  std::unique_ptr<detail::BaraffStep> baraff_;  // stage 2 by Baraff's factor (options.factor)
+  constraints::ConstraintRows rows_, mid_rows_;
   std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (reduced steps)
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
   CsrMatrix T_;                                        // reduction matrix of a reduced step
@@ -204,7 +236,7 @@ class ContactStep {
   Eigen::VectorXd r_, v_;
   State free_state_;
   CsrMatrix M_, K_, D_, A_;
-  model::SystemState s0_;
+  model::SystemState s0_, s_mid_;
 };
 
 }  // namespace sinew::integrators

@@ -1,10 +1,14 @@
-// The soft gripper (issue 21) per stepper and contact solver: the scene (gripper_scene.hpp) is
-// stepped once to the middle of its lift with the FB Newton solver (its rich-contact state: the
-// box held by both fingers, 22 contacts, 60 joint rows), then each benchmark steps --steps steps
-// from that state with one free-motion scheme and one solver.
+// The soft gripper (issue 21) per stepper, contact solver and attachment method: the scene
+// (gripper_scene.hpp) is stepped once to the middle of its lift by implicit Euler with the FB
+// Newton solver (its rich-contact state: the box held by both fingers, 22 contacts, 60 joint rows
+// of the pads' attachments), then each benchmark steps --steps steps from that state with one
+// scheme (implicit Euler, midpoint, trapezoidal, Bridson-Marino) and one solver.
 //
-// Stage 2 runs on the sparse Delassus form or on Baraff's O(n) factor of the joint forest
-// (.../baraff; not with SAP, which solves the global form).
+// Stage 2 runs on the sparse Delassus form with the attachments as ball-joint rows
+// (.../sparse), on Baraff's O(n) factor of the joint forest (.../baraff; not with SAP, which
+// solves the global form), or on the reduced system with the attachments eliminated
+// (.../reduced, ArtiSynth notes 0.17). Bridson-Marino fails there (failed = 1): its elastic
+// forces are explicit, too stiff for h = 5 ms.
 //
 // Counters: ms_per_step, iterations (contact solver, mean per step), contacts and rows (last
 // step), failed (steps that were not ok: 0 for a usable pair).
@@ -51,26 +55,41 @@ integrators::ContactStepOptions step_options(const std::string& scheme, bool bar
   if (baraff) o.factor = integrators::StepFactor::kBaraff;
   if (scheme == "theta_midpoint")
     o.theta = integrators::ThetaOptions::preset(integrators::ThetaPreset::kSymplecticMidpoint);
+  if (scheme == "trapezoidal") o.trapezoidal = integrators::TrapezoidalOptions{};
+  if (scheme == "bridson_marino") o.bridson_marino = integrators::BridsonMarinoOptions{};
   return o;
 }
 
-// The scene at its rich-contact step (computed once per scheme).
-const scene::GripperScene& rich_gripper(const std::string& scheme) {
-  static std::map<std::string, std::unique_ptr<scene::GripperScene>> cache;
-  auto& g = cache[scheme];
+integrators::ContactStepReport step(integrators::ContactStep& stepper, const scene::GripperScene& g,
+                                    integrators::State& s) {
+  if (g.reduced) return stepper.step(*g.reduced, g.scene.constraints(), s, g.scene.time_step);
+  return stepper.step(*g.scene.system, g.scene.constraints(), s, g.scene.time_step);
+}
+
+// The scene at its rich-contact step, reached by implicit Euler (once per attachment method):
+// every scheme then steps from the same state.
+const scene::GripperScene& rich_gripper(bool reduced) {
+  static std::map<bool, std::unique_ptr<scene::GripperScene>> cache;
+  auto& g = cache[reduced];
   if (!g) {
-    g = std::make_unique<scene::GripperScene>(scene::soft_gripper_scene());
+    scene::GripperOptions options;
+    options.reduce_attachments = reduced;
+    g = std::make_unique<scene::GripperScene>(scene::soft_gripper_scene(options));
     auto backend = make_backend("serial");
-    integrators::ContactStep stepper(make_solver("newton_fb", *backend), step_options(scheme));
+    integrators::ContactStep stepper(make_solver("newton_fb", *backend), step_options("implicit_euler"));
     for (int k = 0; k < g->scene.rich_contact_steps; ++k)
-      if (!stepper.step(*g->scene.system, g->scene.constraints(), g->scene.state, g->scene.time_step).ok())
+      if (!step(stepper, *g, g->scene.state).ok())
         throw Error("gripper_bench: the reference run failed at step " + std::to_string(k));
   }
   return *g;
 }
 
-void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::string& solver, bool baraff) {
-  const scene::GripperScene& g = rich_gripper(scheme);
+// Stage 2's form: the sparse Delassus form with the attachments as rows, the same on the
+// reduced system (attachments eliminated), or Baraff's factor with the attachments as rows.
+enum class Form { kSparse, kBaraff, kReduced };
+
+void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::string& solver, Form form) {
+  const scene::GripperScene& g = rich_gripper(form == Form::kReduced);
   auto backend = make_backend("serial");
   long iterations = 0, steps = 0, failed = 0;
   double seconds = 0.0;
@@ -78,12 +97,11 @@ void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::s
   for (auto _ : state) {
     state.PauseTiming();
     integrators::State s = g.scene.state;
-    integrators::ContactStep stepper(make_solver(solver, *backend), step_options(scheme, baraff));
+    integrators::ContactStep stepper(make_solver(solver, *backend), step_options(scheme, form == Form::kBaraff));
     state.ResumeTiming();
     const auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < g_steps; ++k) {
-      const integrators::ContactStepReport r =
-          stepper.step(*g.scene.system, g.scene.constraints(), s, g.scene.time_step);
+      const integrators::ContactStepReport r = step(stepper, g, s);
       iterations += r.contact.iterations;
       contacts = r.contacts;
       rows = r.rows;
@@ -106,13 +124,15 @@ void BM_Gripper(benchmark::State& state, const std::string& scheme, const std::s
 
 int main(int argc, char** argv) {
   g_steps = std::stoi(sinew::bench::take_flag(argc, argv, "steps", "20"));
-  for (const char* scheme : {"implicit_euler", "theta_midpoint"})
+  const std::pair<Form, const char*> forms[] = {
+      {Form::kSparse, "sparse"}, {Form::kBaraff, "baraff"}, {Form::kReduced, "reduced"}};
+  for (const char* scheme : {"implicit_euler", "theta_midpoint", "trapezoidal", "bridson_marino"})
     for (const char* solver : {"newton_fb", "newton_minmap", "pgs", "sap"})
-      for (bool baraff : {false, true}) {
-        if (baraff && std::string(solver) == "sap") continue;  // SAP solves the global form
-        const std::string name = std::string("gripper/") + scheme + "/" + solver + (baraff ? "/baraff" : "/sparse");
-        benchmark::RegisterBenchmark(name.c_str(), [scheme, solver, baraff](benchmark::State& st) {
-          BM_Gripper(st, scheme, solver, baraff);
+      for (const auto& [form, form_name] : forms) {
+        if (form == Form::kBaraff && std::string(solver) == "sap") continue;  // SAP solves the global form
+        const std::string name = std::string("gripper/") + scheme + "/" + solver + "/" + form_name;
+        benchmark::RegisterBenchmark(name.c_str(), [scheme, solver, form = form](benchmark::State& st) {
+          BM_Gripper(st, scheme, solver, form);
         })->Unit(benchmark::kMillisecond);
       }
   benchmark::Initialize(&argc, argv);

@@ -2,6 +2,7 @@
 #include "sinew/scene/gripper_scene.hpp"
 
 #include <cmath>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,7 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
                                                  constraints::body_side(g.palm, Vec3{{0, 0, 0}}, z), lift));
 
   const ElasticParameters finger_material{o.youngs_modulus, 0.3};
+  std::vector<std::pair<Index, Index>> held;  // (node, jaw) eliminated when reduce_attachments
   std::vector<std::unique_ptr<constraints::Constraint>> attachments;  // after the slides, as a scene file has them
   for (int side = 0; side < 2; ++side) {
     const double sign = side == 0 ? -1.0 : 1.0;  // -x finger closes towards +x
@@ -99,10 +101,14 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
     g.fingers[static_cast<std::size_t>(side)] = finger;
     s.deformables.push_back(finger);
     contact.add_particles(finger.first_particle, finger.num_particles, kFinger);
-    // The outer face is held by the jaw: a ball joint per node.
+    // The outer face is held by the jaw: a ball joint per node, or eliminated into it.
     for (Index i = finger.first_particle; i < finger.first_particle + finger.num_particles; ++i) {
       const Vec3 p = sys.particle(i).position;
       if (std::abs(p[0] - outer) > 1e-12) continue;
+      if (o.reduce_attachments) {
+        held.emplace_back(i, jaw);
+        continue;
+      }
       attachments.push_back(std::make_unique<constraints::BallJoint>(
           std::string(side == 0 ? "left" : "right") + " pad node " + std::to_string(i - finger.first_particle),
           constraints::body_side(jaw, Vec3{{p[0] - jaw_x, p[1], p[2] - kJawZ}}), constraints::particle_side(i)));
@@ -111,6 +117,12 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
   for (auto& a : attachments) s.joints.push_back(std::move(a));
   s.rich_contact_steps = static_cast<int>(std::lround(0.5 * (g.close_end + g.lift_end) / o.time_step));
   s.init();
+  if (o.reduce_attachments) {
+    g.reduced = std::make_unique<model::ReducedSystem>(sys);
+    for (const auto& [node, jaw] : held) g.reduced->attach_particle_to_body(node, jaw);
+    g.reduced->finalize();
+    s.state.u = Eigen::VectorXd::Zero(g.reduced->num_velocities());  // everything starts at rest
+  }
   return g;
 }
 

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <array>
+#include <memory>
 
+#include "sinew/model/reduced_system.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace sinew::scene {
@@ -26,6 +28,9 @@ struct GripperOptions {
   double lift_speed = 0.05;     ///< palm speed while lifting (m/s)
   double hold_time = 2.0;       ///< s held at the top
   double time_step = 5e-3;      ///< h (s)
+  /// Hold the pads' outer nodes by null-space reduction (GripperScene::reduced, ArtiSynth notes
+  /// 0.17) instead of a ball joint per node.
+  bool reduce_attachments = false;
 };
 
 /// The soft gripper, its parts and its schedule (close, then lift, then hold; see the file comment).
@@ -39,6 +44,9 @@ struct GripperScene {
   double lift_end = 0.0;                  ///< the palm stops at this time (s)
   double hold_end = 0.0;                  ///< the end of the hold (s)
   int steps = 0;                          ///< steps of options.time_step to hold_end
+  /// With GripperOptions::reduce_attachments: the system with the pads' outer nodes eliminated
+  /// into the jaws; scene.state.u then holds its velocities (step it, not scene.system).
+  std::unique_ptr<model::ReducedSystem> reduced;
 };
 
 /// Builds the soft gripper with @p options.

@@ -64,6 +64,17 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
   also.swap(renumbered);
 }
 
+// The full system's state at (t, q, u), u the velocities of @p reduced when given (driven
+// components on their trajectories, attached ones on their masters, u_full = T u + s).
+void evaluate_full(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced, double t,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& u, model::SystemState& s) {
+  if (!reduced) return mechanics.evaluate_state(t, q, u, s);
+  Eigen::VectorXd q_full = q, u_full;
+  reduced->sync_positions(t, q_full);
+  reduced->full_velocities(t, q, u, u_full);
+  mechanics.evaluate_state(t, q_full, u_full, s);
+}
+
 Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
   Index n = 0;
   for (const constraints::ConstraintBlock& b : blocks)
@@ -150,16 +161,7 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
   full_jacobian_.clear();
   T_ = CsrMatrix{};
   full_velocities_ = mechanics.num_velocities();
-  // The full system at the start of the step (for a ReducedSystem: driven components on their
-  // trajectories, attached ones on their masters, every velocity u_full = T u + s).
-  const auto evaluate = [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, model::SystemState& s) {
-    if (!reduced) return mechanics.evaluate_state(t, q, u, s);
-    Eigen::VectorXd q_full = q, u_full;
-    reduced->sync_positions(t, q_full);
-    reduced->full_velocities(t, q, u, u_full);
-    mechanics.evaluate_state(t, q_full, u_full, s);
-  };
-  evaluate(state.t, state.q, state.u, s0_);
+  evaluate_full(mechanics, reduced, state.t, state.q, state.u, s0_);
   std::vector<Index> first_block{0};
   for (const constraints::Constraint* c : constraints) {
     c->add_rows(mechanics, s0_, rows_);
@@ -196,14 +198,7 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
   const model::DynamicalSystem& dynamics = reduced ? static_cast<const model::DynamicalSystem&>(*reduced)
                                                    : static_cast<const model::DynamicalSystem&>(mechanics);
   dynamics.advance_positions(state.q, u_vq, 0.5 * h, q_mid);
-  if (reduced) {
-    Eigen::VectorXd q_full = q_mid, u_full;
-    reduced->sync_positions(state.t + 0.5 * h, q_full);
-    reduced->full_velocities(state.t + 0.5 * h, q_mid, u_vq, u_full);
-    mechanics.evaluate_state(state.t + 0.5 * h, q_full, u_full, s_mid_);
-  } else {
-    mechanics.evaluate_state(state.t + 0.5 * h, q_mid, u_vq, s_mid_);
-  }
+  evaluate_full(mechanics, reduced, state.t + 0.5 * h, q_mid, u_vq, s_mid_);
   const std::vector<Index> offsets = constraints::block_offsets(rows_.blocks);
   std::vector<char> replaced(static_cast<std::size_t>(rows_.rows()), 0);
   std::vector<Eigen::Triplet<double>> mid_entries;
@@ -239,8 +234,8 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   ContactStepReport report;
   report.solver = solver_ ? solver_->name() : sap_.name();
 
-  // Stage 1: free motion v* by implicit Euler or the theta-method (Newton); it checks h and the
-  // state's sizes.
+  // Stage 1: free motion v* by the scheme's integrator (it checks h and the state), or
+  // Bridson-Marino's free half-step velocity.
   free_state_ = state;
   if (bridson_marino_) {
     // The free half-step velocity, and A = M + h/2 D (notes 0.9.4) for the constraints.

@@ -52,7 +52,7 @@ std::unique_ptr<constraints::ConstraintSolver> make_solver(const std::string& na
 
 integrators::ContactStepOptions step_options(const std::string& scheme, bool baraff = false) {
   integrators::ContactStepOptions o;
-  if (baraff) o.factor = integrators::StepFactor::kBaraff;
+  o.factor = baraff ? integrators::StepFactor::kBaraff : integrators::StepFactor::kSparse;
   if (scheme == "theta_midpoint")
     o.theta = integrators::ThetaOptions::preset(integrators::ThetaPreset::kSymplecticMidpoint);
   if (scheme == "trapezoidal") o.trapezoidal = integrators::TrapezoidalOptions{};

@@ -84,6 +84,7 @@ TEST(ChainToSoft, BaraffsFactorAndTheSparseSolveGiveTheSameTrajectory) {
   build(b);
   auto backend = make_backend("serial");
   integrators::ContactStepOptions sparse_options, baraff_options;
+  sparse_options.factor = integrators::StepFactor::kSparse;
   baraff_options.factor = integrators::StepFactor::kBaraff;
   integrators::ContactStep sparse(contact_test::make_contact_solver("newton_fb", *backend, 1e-13), sparse_options);
   integrators::ContactStep baraff(contact_test::make_contact_solver("newton_fb", *backend, 1e-13), baraff_options);

@@ -123,7 +123,7 @@ nlohmann::json beam(bool attached, const std::string& integrator) {
   nlohmann::json b =
       solid("beam", {{"box", {{"min", {0, -0.05, -0.05}}, {"max", {0.6, 0.05, 0.05}}, {"cells", {6, 1, 1}}}}}, 1e6);
   const nlohmann::json end = {{"box", {{"min", {-1e-9, -1, -1}}, {"max", {1e-9, 1, 1}}}}};
-  j["bodies"] = {b};
+  j["bodies"] = nlohmann::json::array({b});
   if (attached) {
     j["bodies"].push_back({{"type", "rigid"},
                            {"name", "clamp"},

@@ -50,7 +50,8 @@ double difference(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 
 // Steps the file's scene and the builder's scene @p steps times with the files' contact solver
 // (non-smooth Newton, min-map, tolerance 1e-10) and compares sizes and states.
-void expect_same_as_builder(const std::string& file, ContactScene built, int steps, Index contacts_at_end = -1) {
+void expect_same_as_builder(const std::string& file, ContactScene built, int steps, Index contacts_at_end = -1,
+                            integrators::StepFactor factor = integrators::StepFactor::kAuto) {
   SCOPED_TRACE(file);
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> sim = from_file(file, *backend);
@@ -70,7 +71,9 @@ void expect_same_as_builder(const std::string& file, ContactScene built, int ste
   constraints::NewtonOptions o;
   o.stop.tolerance = 1e-10;
   o.function = constraints::NcpFunction::kMinMap;
-  integrators::ContactStep step(std::make_unique<constraints::NewtonSolver>(*backend, o));
+  integrators::ContactStepOptions options;
+  options.factor = factor;
+  integrators::ContactStep step(std::make_unique<constraints::NewtonSolver>(*backend, o), options);
   integrators::ContactStepReport report;
   for (int k = 0; k < steps; ++k) {
     const StepOutcome out = sim->step();
@@ -104,7 +107,9 @@ TEST(MultibodySceneFiles, FemInclineEqualsItsBuilder) {
 }
 
 TEST(MultibodySceneFiles, ChainOverBoxEqualsItsBuilder) {
-  expect_same_as_builder("chain_over_box.json", chain_over_box_scene(20), 20, 16);
+  // The drape is chaotic: the files' 1e-17 differences reach 1e-9 and change the contacts after
+  // 20 steps on Baraff's factor, so this scene file (and this check) names the sparse form.
+  expect_same_as_builder("chain_over_box.json", chain_over_box_scene(20), 20, 16, integrators::StepFactor::kSparse);
 }
 
 TEST(MultibodySceneFiles, ClothOnCornerEqualsItsBuilder) {

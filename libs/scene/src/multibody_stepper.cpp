@@ -167,7 +167,7 @@ StepperSpec read_stepper(JsonObject o) {
       if (!(s.options.stabilization.erp > 0.0)) st->fail("erp", "expected a number in (0, 1], found 0");
       st->finish();
     }
-    const std::string factor = o.choice("factor", {"sparse", "baraff", "auto"}, "sparse");
+    const std::string factor = o.choice("factor", {"sparse", "baraff", "auto"}, "auto");
     s.options.factor = factor == "baraff" ? integrators::StepFactor::kBaraff
                        : factor == "auto" ? integrators::StepFactor::kAuto
                                           : integrators::StepFactor::kSparse;

@@ -117,6 +117,7 @@ TEST_P(ReducedContactSchemes, BarycentricAttachmentWithContactEqualsTheHardRows)
   State full{0.0, sc.sys.initial_positions(), sc.sys.initial_velocities()};
   State reduced{0.0, full.q, Eigen::VectorXd::Zero(red.num_velocities())};
   for (Index i = 0; i < 3; ++i) reduced.u.segment<3>(red.particle_velocity_offset(i)) = full.u.segment<3>(3 * i);
+  EXPECT_EQ(red.free_velocities(full.u), reduced.u);
   EXPECT_EQ(red.num_velocities(), 9);
   constexpr double h = 2e-3;
   double min_height = 1.0, max_diff = 0.0;
@@ -354,6 +355,7 @@ TEST(ReducedContact, AFullVelocityVectorIsASizeError) {
   auto step = newton_step(*backend);
   State s{0.0, sc.sys.initial_positions(), sc.sys.initial_velocities()};
   EXPECT_SINEW_ERROR(step->step(red, {sc.contact.get()}, s, 1e-3), "12");
+  EXPECT_SINEW_ERROR(red.free_velocities(Eigen::VectorXd::Zero(9)), "free_velocities", "9 entries, expected 12");
 }
 
 }  // namespace

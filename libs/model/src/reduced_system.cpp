@@ -424,6 +424,22 @@ void ReducedSystem::known_accelerations(double t, const Eigen::VectorXd& q, cons
   c = e.c;
 }
 
+Eigen::VectorXd ReducedSystem::free_velocities(const Eigen::VectorXd& u_full) const {
+  require_finalized();
+  require(u_full.size() == system_.num_velocities(), "ReducedSystem::free_velocities: u_full has " +
+                                                         std::to_string(u_full.size()) + " entries, expected " +
+                                                         std::to_string(system_.num_velocities()));
+  Eigen::VectorXd u(num_red_);
+  const Index np = system_.num_particles();
+  for (Index c = 0; c < num_components(); ++c) {
+    if (red_offset_[c] < 0) continue;
+    const Index o = c < np ? system_.particle_velocity_offset(c) : system_.body_velocity_offset(c - np);
+    const Index n = c < np ? 3 : 6;
+    u.segment(red_offset_[c], n) = u_full.segment(o, n);
+  }
+  return u;
+}
+
 void ReducedSystem::advance_positions(const Eigen::VectorXd& q0, const Eigen::VectorXd& u, double h,
                                       Eigen::VectorXd& q1) const {
   require_finalized();

@@ -2,9 +2,9 @@
 #include "sinew/scene/gripper_scene.hpp"
 
 #include <cmath>
-#include <utility>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sinew/constraints/joint_types.hpp"
@@ -75,7 +75,7 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
                                                  constraints::body_side(g.palm, Vec3{{0, 0, 0}}, z), lift));
 
   const ElasticParameters finger_material{o.youngs_modulus, 0.3};
-  std::vector<std::pair<Index, Index>> held;  // (node, jaw) eliminated when reduce_attachments
+  std::vector<std::pair<Index, Index>> held;                          // (node, jaw) eliminated when reduce_attachments
   std::vector<std::unique_ptr<constraints::Constraint>> attachments;  // after the slides, as a scene file has them
   for (int side = 0; side < 2; ++side) {
     const double sign = side == 0 ? -1.0 : 1.0;  // -x finger closes towards +x
@@ -121,7 +121,7 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
     g.reduced = std::make_unique<model::ReducedSystem>(sys);
     for (const auto& [node, jaw] : held) g.reduced->attach_particle_to_body(node, jaw);
     g.reduced->finalize();
-    s.state.u = Eigen::VectorXd::Zero(g.reduced->num_velocities());  // everything starts at rest
+    s.state.u = g.reduced->free_velocities(s.state.u);
   }
   return g;
 }

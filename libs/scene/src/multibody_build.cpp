@@ -239,15 +239,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
     } catch (const Error& e) {
       throw Error(file + ": /attachments: " + e.what());
     }
-    Eigen::VectorXd u = Eigen::VectorXd::Zero(red.num_velocities());
-    const model::MechanicalSystem& sys = *s.system;
-    for (Index i = 0; i < sys.num_particles(); ++i)
-      if (red.particle_is_free(i))
-        u.segment<3>(red.particle_velocity_offset(i)) = s.state.u.segment<3>(sys.particle_velocity_offset(i));
-    for (Index b = 0; b < sys.num_bodies(); ++b)
-      if (red.body_is_free(b))
-        u.segment<6>(red.body_velocity_offset(b)) = s.state.u.segment<6>(sys.body_velocity_offset(b));
-    s.state.u = std::move(u);
+    s.state.u = red.free_velocities(s.state.u);
     red.sync_positions(0.0, s.state.q);
   }
   return out;

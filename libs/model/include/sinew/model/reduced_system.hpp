@@ -96,6 +96,9 @@ class ReducedSystem : public DynamicalSystem {
   /// First reduced velocity of free body @p b (-1 when not free).
   Index body_velocity_offset(Index b) const;
 
+  /// The reduced velocities of the full velocities @p u_full: the free components' entries
+  /// (the attached and driven ones follow their masters and drives).
+  Eigen::VectorXd free_velocities(const Eigen::VectorXd& u_full) const;
   /// Sets the driven components of @p q from their trajectories at @p t and the attached ones
   /// from their masters.
   void sync_positions(double t, Eigen::VectorXd& q) const;

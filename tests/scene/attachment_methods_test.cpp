@@ -111,8 +111,15 @@ TEST(AttachmentMethods, RowsAndReductionAgreeOnAMixedWorld) {
   EXPECT_NEAR(lid[0] - base[0], 0.0, 1e-12);
   // Velocities of attached components come with the state.
   EXPECT_EQ(b.velocities().size(), sys.num_velocities());
+  // The lid moves with the base: same angular velocity, its origin's velocity v_base + w x r.
+  const Eigen::VectorXd& u = b.velocities();
   const Index v_lid = sys.body_velocity_offset(1), v_base = sys.body_velocity_offset(0);
-  EXPECT_LT((b.velocities().segment<3>(v_lid) - b.velocities().segment<3>(v_base)).norm(), 1e-3);
+  const Vec3 w{{u[v_base + 3], u[v_base + 4], u[v_base + 5]}};
+  const Vec3 expected = Vec3{{u[v_base], u[v_base + 1], u[v_base + 2]}} + cross(w, lid - base);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(u[v_lid + c], expected[c], 1e-12);
+    EXPECT_EQ(u[v_lid + 3 + c], w[c]);
+  }
 }
 
 // A beam whose end nodes are attached to a body that a zero-velocity drive holds is a clamped

@@ -31,6 +31,7 @@ StepReport failure(StepStatus status, const std::string& why) {
 
 StepReport BridsonMarino::first_half(const model::DynamicalSystem& system, const State& in, double h,
                                      Eigen::VectorXd& u_half, CsrMatrix& A) {
+  check_step(system, in, h);
   detail::Workspace& ws = *ws_;
   const Index n = system.num_velocities();
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "bridson_marino");

@@ -239,12 +239,6 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   free_state_ = state;
   if (bridson_marino_) {
     // The free half-step velocity, and A = M + h/2 D (notes 0.9.4) for the constraints.
-    require(std::isfinite(h) && h > 0, "ContactStep::step: h must be finite and > 0, got " + number_text(h));
-    require(state.q.size() == system.num_positions() && state.u.size() == system.num_velocities(),
-            "ContactStep::step: the state has " + std::to_string(state.q.size()) + " positions and " +
-                std::to_string(state.u.size()) + " velocities, the system " + std::to_string(system.num_positions()) +
-                " and " + std::to_string(system.num_velocities()));
-    require(state.q.allFinite() && state.u.allFinite(), "ContactStep::step: the state is not finite");
     report.free_motion = bridson_marino_->first_half(system, state, h, free_state_.u, A_);
   } else {
     report.free_motion = theta_         ? theta_->step(system, free_state_, h)

@@ -21,7 +21,7 @@ const char* to_string(StepStatus status) {
   return "unknown";
 }
 
-StepReport Integrator::step(const model::DynamicalSystem& system, State& state, double h) {
+void Integrator::check_step(const model::DynamicalSystem& system, const State& state, double h) const {
   const std::string who = name() + "::step";
   require(std::isfinite(h) && h > 0.0, who + ": step size h must be finite and > 0, got " + number_text(h));
   require(std::isfinite(state.t), who + ": time t must be finite, got " + number_text(state.t));
@@ -32,6 +32,11 @@ StepReport Integrator::step(const model::DynamicalSystem& system, State& state, 
                                     " entries, the system has num_velocities() = " + std::to_string(nu));
   require(state.q.allFinite() && state.u.allFinite(),
           who + ": the state (q, u) must be finite at t = " + number_text(state.t, 6));
+}
+
+StepReport Integrator::step(const model::DynamicalSystem& system, State& state, double h) {
+  check_step(system, state, h);
+  const Index nq = system.num_positions(), nu = system.num_velocities();
   out_.q.resize(nq);
   out_.u.resize(nu);
   out_.t = state.t;

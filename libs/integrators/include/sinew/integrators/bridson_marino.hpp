@@ -41,6 +41,7 @@ class BridsonMarino final : public Integrator {
   /// The first half of a step, for a stepper that modifies u_{k+1/2} to satisfy constraints
   /// (notes 0.9.4, 0.10): the free @p u_half from A (u_{k+1/2} - u_k) = h/2 f_k, and @p A = M +
   /// h/2 D at (t, q_k, u_k) with the fixed DOFs pinned, factored for second_half().
+  /// @throws sinew::Error on misuse, as step().
   StepReport first_half(const model::DynamicalSystem& system, const State& in, double h, Eigen::VectorXd& u_half,
                         CsrMatrix& A);
   /// The second half from a (possibly constrained) @p u_half of the same step: q_{k+1} = q_k (+)

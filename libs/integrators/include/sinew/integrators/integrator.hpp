@@ -64,6 +64,9 @@ class Integrator {
   /// Scheme-specific step from the checked state @p in into @p out (already sized); the report's
   /// status decides whether step() copies @p out into the caller's state.
   virtual StepReport do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) = 0;
+  /// What step() checks before do_step(): h finite and > 0, the state's sizes for @p system, a
+  /// finite state. @throws sinew::Error naming the integrator and the bad value.
+  void check_step(const model::DynamicalSystem& system, const State& state, double h) const;
 
  private:
   State out_;  // reused between steps so that a failed step leaves the caller's state untouched

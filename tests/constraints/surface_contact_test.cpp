@@ -13,6 +13,7 @@
 #include "expect_error.hpp"
 #include "joint_test_support.hpp"
 #include "sinew/collision/point_triangle.hpp"
+#include "sinew/collision/shape_surface_contacts.hpp"
 #include "sinew/constraints/contact_constraint.hpp"
 #include "sinew/core/eigen_interop.hpp"
 
@@ -269,6 +270,84 @@ TEST(SurfaceContact, SelfContactMeetsFacingFacesAndNotTheNeighbourhood) {
   ContactConstraint sheet;
   sheet.add_surface(particles(flat, 0, 25), grid, 0, true);
   EXPECT_EQ(rows_at(sheet, flat, flat.initial_positions(), flat.initial_velocities()).blocks.size(), 0u);
+}
+
+TEST(SurfaceContact, SpheresCapsulesAndBoxesTouchTheFacesAndEdgesOfASurface) {
+  // A bumpy 6 x 6 grid of moving particles (5 cm cells, heights 0-2 cm) as a surface, and a
+  // moving rigid body carrying a sphere, a capsule or a box a few mm above it (and the same shape
+  // as a static obstacle): every face and edge contact of shape_surface_contacts() is a block,
+  // in its order, with its gap, the friction of the materials' pair, and rows whose rates are the
+  // gaps' on both moving sides.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> uni(0.0, 1.0);
+  const Shape shapes[3] = {Shape{ShapeType::kSphere, {0.02, 0, 0}}, Shape{ShapeType::kCapsule, {0.015, 0.04, 0}},
+                           Shape{ShapeType::kBox, {0.03, 0.02, 0.015}}};
+  int blocks = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    model::MechanicalSystem sys;
+    for (int j = 0; j <= 6; ++j)
+      for (int i = 0; i <= 6; ++i)
+        sys.add_particle(0.1, Vec3{{0.05 * i, 0.05 * j, 0.02 * uni(rng)}}, "", Vec3{{uni(rng), uni(rng), uni(rng)}});
+    std::vector<std::array<Index, 3>> grid;
+    for (Index j = 0; j < 6; ++j)
+      for (Index i = 0; i < 6; ++i) {
+        const Index a = i + 7 * j;
+        grid.push_back({a, a + 1, a + 8});
+        grid.push_back({a, a + 8, a + 7});
+      }
+    const Shape& shape = shapes[trial % 3];
+    const Quaternion q = testing::random_rotation(rng);
+    const Vec3 at{{0.1 + 0.1 * uni(rng), 0.1 + 0.1 * uni(rng), 0.0}};
+    // Lowered until the shape's deepest contact is 1-3 mm above the surface.
+    ContactOptions options;
+    options.margin = 0.01;
+    const model::SystemState s0 = state_of(sys);
+    double height = 0.2;
+    for (int it = 0; it < 200; ++it) {
+      std::vector<ShapeSurfaceContact> found;
+      std::vector<Vec3> x(s0.x.begin(), s0.x.begin() + 49);
+      shape_surface_contacts(shape, Pose{rotation_matrix(q), at + Vec3{{0, 0, height}}}, x.data(), SurfaceEdges(grid),
+                             1.0, found);
+      double least = 1e300;
+      for (const auto& c : found) least = std::min(least, c.gap);
+      if (found.empty() || least > 0.003) {
+        height -= found.empty() ? 0.01 : least - 0.001 - 0.002 * uni(rng);
+        continue;
+      }
+      break;
+    }
+    sys.add_body(box_inertia(0.5, Vec3{{0.03, 0.03, 0.03}}), at + Vec3{{0, 0, height}}, q, "tool",
+                 Vec3{{0.1, -0.2, 0.3}}, Vec3{{0.5, -0.3, 0.2}});
+    ContactConstraint c(options);
+    c.add_surface(particles(sys, 0, 49), grid, 2);
+    c.add_body_collider(0, shape, 1);
+    c.set_friction(1, 2, 0.3);
+    c.check(sys);
+    const model::SystemState s = state_of(sys);
+    std::vector<ShapeSurfaceContact> expected;
+    std::vector<Vec3> x(s.x.begin(), s.x.begin() + 49);
+    shape_surface_contacts(shape, Pose{s.bodies[0].R, s.bodies[0].x}, x.data(), SurfaceEdges(grid), options.margin,
+                           expected);
+    ASSERT_FALSE(expected.empty()) << "trial " << trial;
+    const ConstraintRows rows = rows_at(c, sys, sys.initial_positions(), sys.initial_velocities());
+    ASSERT_EQ(rows.blocks.size(), expected.size()) << "trial " << trial;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_EQ(rows.phi[3 * k], expected[k].gap) << "trial " << trial;
+      EXPECT_EQ(rows.blocks[k].mu, 0.3);
+    }
+    EXPECT_LT(normal_rows_fd_error(c, sys, sys.initial_positions()), 1e-6) << "trial " << trial;
+    blocks += static_cast<int>(expected.size());
+    // The same shape as a static obstacle where the body is: the same gaps, rows on the particles only.
+    ContactConstraint fixed(options);
+    fixed.add_surface(particles(sys, 0, 49), grid);
+    fixed.add_obstacle(shape, Pose{s.bodies[0].R, s.bodies[0].x});
+    const ConstraintRows still = rows_at(fixed, sys, sys.initial_positions(), sys.initial_velocities());
+    ASSERT_EQ(still.blocks.size(), expected.size());
+    const Index body = sys.body_velocity_offset(0);
+    for (const auto& t : still.jacobian) EXPECT_TRUE(t.col() < body || t.col() >= body + 6) << "a DOF of the body";
+    EXPECT_LT(normal_rows_fd_error(fixed, sys, sys.initial_positions()), 1e-6) << "trial " << trial;
+  }
+  EXPECT_GT(blocks, 12);
 }
 
 TEST(SurfaceContact, BadSurfacesAreRefusedByName) {

@@ -48,10 +48,11 @@ double difference(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return d;
 }
 
-// Steps the file's scene and the builder's scene @p steps times with the files' contact solver
-// (non-smooth Newton, min-map, tolerance 1e-10) and compares sizes and states.
+// Steps the file's scene and the builder's scene @p steps times with the file's contact solver
+// (non-smooth Newton with @p function, tolerance 1e-10) and compares sizes and states.
 void expect_same_as_builder(const std::string& file, ContactScene built, int steps, Index contacts_at_end = -1,
-                            integrators::StepFactor factor = integrators::StepFactor::kAuto) {
+                            integrators::StepFactor factor = integrators::StepFactor::kAuto,
+                            constraints::NcpFunction function = constraints::NcpFunction::kMinMap) {
   SCOPED_TRACE(file);
   auto backend = make_backend("serial");
   std::unique_ptr<Simulation> sim = from_file(file, *backend);
@@ -70,7 +71,7 @@ void expect_same_as_builder(const std::string& file, ContactScene built, int ste
 
   constraints::NewtonOptions o;
   o.stop.tolerance = 1e-10;
-  o.function = constraints::NcpFunction::kMinMap;
+  o.function = function;
   integrators::ContactStepOptions options;
   options.factor = factor;
   integrators::ContactStep step(std::make_unique<constraints::NewtonSolver>(*backend, o), options);
@@ -121,7 +122,8 @@ TEST(MultibodySceneFiles, ClothOnCornerEqualsItsBuilder) {
 TEST(MultibodySceneFiles, SoftGripperEqualsItsBuilder) {
   if (test::quick_tests())
     GTEST_SKIP() << "SINEW_QUICK_TESTS: 80 steps of the gripper twice (a minute under sanitizers)";
-  expect_same_as_builder("soft_gripper.json", soft_gripper_scene().scene, 80, 22);
+  expect_same_as_builder("soft_gripper.json", soft_gripper_scene().scene, 80, 26, integrators::StepFactor::kAuto,
+                         constraints::NcpFunction::kFischerBurmeister);
 }
 
 // The same scene file on tbb gives serial's bits.

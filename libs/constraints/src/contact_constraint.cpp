@@ -111,6 +111,7 @@ struct ContactConstraint::SurfaceWork {
   EdgeEdgeDetector edge_edge;
   std::vector<VertexTriangleContact> found;
   std::vector<EdgeEdgeContact> found_edges;
+  std::vector<ShapeSurfaceContact> found_shape;
 };
 
 ContactConstraint::~ContactConstraint() = default;
@@ -184,7 +185,7 @@ Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> 
   w.any_self_contact = w.any_self_contact || self_contact;
   w.first_vertex.push_back(offset + n);
   w.x.resize(static_cast<std::size_t>(offset + n));
-  surfaces_.push_back(Surface{std::move(vertices), std::move(triangles), material});
+  surfaces_.push_back(Surface{std::move(vertices), SurfaceEdges(std::move(triangles)), material});
   return body;
 }
 
@@ -297,15 +298,53 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       add_point_contacts(s, set.mapped->points()[static_cast<std::size_t>(i)], mapped.x[static_cast<std::size_t>(i)],
                          set.material, out);
   }
+  if (surfaces_.empty()) return;
+  evaluate_surfaces(s);
+  add_shape_surface_contacts(s, out);
   if (surfaces_.size() > 1 || surface_work_->any_self_contact) add_surface_contacts(s, out);
 }
 
-void ContactConstraint::add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const {
+void ContactConstraint::evaluate_surfaces(const model::SystemState& s) const {
   SurfaceWork& w = *surface_work_;
   for (std::size_t k = 0; k < surfaces_.size(); ++k) {
     surfaces_[k].points->evaluate(s, w.proxy);
     std::copy(w.proxy.x.begin(), w.proxy.x.end(), w.x.begin() + w.first_vertex[k]);
   }
+}
+
+void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, ConstraintRows& out) const {
+  SurfaceWork& w = *surface_work_;
+  for (std::size_t k = 0; k < surfaces_.size(); ++k) {
+    const Surface& surface = surfaces_[k];
+    const Vec3* x = w.x.data() + w.first_vertex[k];
+    // A the surface's witness sum_j b_j x_j, B the shape's point (a marker on a collider's body,
+    // nothing on a static obstacle), the normal from the shape toward the surface.
+    auto add = [&](const model::MappedPoint& b, Index material) {
+      for (const ShapeSurfaceContact& c : w.found_shape) {
+        const std::array<Index, 3>& tri = surface.edges.triangles()[static_cast<std::size_t>(c.triangle)];
+        const auto& p = surface.points->points();
+        const model::MappedPoint a = combine({{&p[static_cast<std::size_t>(tri[0])], c.bary[0]},
+                                              {&p[static_cast<std::size_t>(tri[1])], c.bary[1]},
+                                              {&p[static_cast<std::size_t>(tri[2])], c.bary[2]}});
+        add_contact(s, params_, friction(surface.material, material), name_, a,
+                    b.empty() ? b : single(material_point(s, b.front().point, c.shape_point)), c.normal, c.gap, out);
+      }
+    };
+    for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      w.found_shape.clear();
+      shape_surface_contacts(obstacles_[o].shape, obstacles_[o].pose, x, surface.edges, params_.margin, w.found_shape);
+      add({}, obstacle_materials_[o]);
+    }
+    for (const BodyCollider& c : colliders_) {
+      w.found_shape.clear();
+      shape_surface_contacts(c.shape, body_pose(s, c.body), x, surface.edges, params_.margin, w.found_shape);
+      add(single(model::body_point(c.body, Vec3{{0, 0, 0}})), c.material);
+    }
+  }
+}
+
+void ContactConstraint::add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const {
+  SurfaceWork& w = *surface_work_;
   auto material = [&](Index vertex) {
     return surfaces_[static_cast<std::size_t>(w.mesh.vertex_body[static_cast<std::size_t>(vertex)])].material;
   };

@@ -10,6 +10,7 @@
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/scene/contact_surface.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
 
 namespace sinew::scene {
@@ -96,11 +97,14 @@ GripperScene soft_gripper_scene(const GripperOptions& o) {
 
     const Vec3 lo{{std::min(inner, outer), -kFingerHalfDepth, kFingerBottom}};
     const Vec3 hi{{std::max(inner, outer), kFingerHalfDepth, kFingerTop}};
-    const DeformableBody finger = add_deformable_body(sys, box_tet_mesh(lo, hi, 1, 2, 4), 1000.0,
-                                                      MaterialModel::kStableNeoHookean, finger_material);
+    const TetMesh pad = box_tet_mesh(lo, hi, 1, 2, 4);
+    const DeformableBody finger =
+        add_deformable_body(sys, pad, 1000.0, MaterialModel::kStableNeoHookean, finger_material);
     g.fingers[static_cast<std::size_t>(side)] = finger;
     s.deformables.push_back(finger);
+    // Its nodes touch the box, and its faces and edges the box's corners and edges.
     contact.add_particles(finger.first_particle, finger.num_particles, kFinger);
+    add_surface(contact, particle_surface(sys, finger.first_particle, boundary_triangles(pad), "pad"), kFinger);
     // The outer face is held by the jaw: a ball joint per node, or eliminated into it.
     for (Index i = finger.first_particle; i < finger.first_particle + finger.num_particles; ++i) {
       const Vec3 p = sys.particle(i).position;

@@ -29,9 +29,11 @@
 /// points of the edges, the seed's H rows (Sec. 5.1, eq. (11)) for two moving sides, so rigid
 /// mesh-mesh, rigid-deformable and deformable-deformable contact are one rule. A surface touches
 /// itself only when added with self-contact (a soft body folding onto itself): a vertex against
-/// its own surface's nearest triangle away from its neighbourhood (vertex_triangle_contacts.hpp);
-/// its vertices touch obstacles and colliders only when also added as contact points
-/// (add_points()).
+/// its own surface's nearest triangle away from its neighbourhood (vertex_triangle_contacts.hpp).
+/// Its vertices touch obstacles and colliders when also added as contact points (add_points());
+/// sphere, capsule and box obstacles and colliders also touch its faces and edges
+/// (shape_surface_contacts.hpp: a tool between the vertices of a coarse mesh), rows
+/// n^T (J_A - J_B) with A the surface's witness sum_k b_k J_k and B the shape's.
 ///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
@@ -40,8 +42,9 @@
 /// Order (deterministic): first every rigid collider against every obstacle (colliders in the
 /// order added, obstacles in the order added), then every pair of colliders (i < k, A = i,
 /// B = k), then each particle of each particle set against every obstacle and then every
-/// collider, then each mapped point of each set alike, then the vertex-triangle contacts between
-/// surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and
+/// collider, then each mapped point of each set alike, then each surface against every obstacle
+/// and then every collider (shape_surface_contacts() order), then the vertex-triangle contacts
+/// between surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and
 /// triangles numbered surface after surface; within a pair, the pair function's order.
 #pragma once
 
@@ -54,6 +57,7 @@
 #include "sinew/collision/narrow_phase.hpp"
 #include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
+#include "sinew/collision/shape_surface_contacts.hpp"
 #include "sinew/constraints/constraint.hpp"
 #include "sinew/model/mapped_points.hpp"
 
@@ -148,13 +152,17 @@ class ContactConstraint final : public Constraint {
   void add_point_contacts(const model::SystemState& s, const model::MappedPoint& a, const Vec3& x, Index material,
                           ConstraintRows& out) const;
 
-  // A contact surface: triangles over mapped points.
+  // A contact surface: triangles (with their edges) over mapped points.
   struct Surface {
     std::shared_ptr<const model::MappedPoints> points;
-    std::vector<std::array<Index, 3>> triangles;
+    SurfaceEdges edges;
     Index material = 0;
   };
-  // Vertex-triangle and edge-edge contacts between the surfaces at @p s.
+  // The surfaces' vertex positions at @p s into the detection buffers.
+  void evaluate_surfaces(const model::SystemState& s) const;
+  // Face and edge contacts of the obstacles' and colliders' shapes with the surfaces.
+  void add_shape_surface_contacts(const model::SystemState& s, ConstraintRows& out) const;
+  // Vertex-triangle and edge-edge contacts between the surfaces.
   void add_surface_contacts(const model::SystemState& s, ConstraintRows& out) const;
 
   // The surfaces as one body-labelled mesh and the detectors' state (kept between steps).

@@ -3,9 +3,9 @@
 /// with contact between any two of them: two Neo-Hookean FEM finger pads are held by two rigid
 /// jaws (each node of a pad's outer face by a ball joint), the jaws slide on a rigid palm (driven sliders along
 /// x), the palm slides on the world (a driven slider along z), and the fingers close on a free
-/// rigid box resting on a rigid table, lift it and hold it. Finger vertices touch the box with
-/// impulses on both sides, the box touches the table, the fingers' friction on the box is a
-/// material pair of its own.
+/// rigid box resting on a rigid table, lift it and hold it. Finger vertices touch the box, and
+/// the box's corners and edges the fingers' faces and edges, with impulses on both sides; the box
+/// touches the table; the fingers' friction on the box is a material pair of its own.
 #pragma once
 
 #include <array>

@@ -87,6 +87,42 @@ TEST(EdgeEdgeDetector, MarginAndPrediction) {
   EXPECT_NEAR(out[0].predicted, -0.03, 1e-14);
 }
 
+TEST(EdgeEdgeDetector, EdgesOfOneBodyMeetOnlyWithSelfContactAndAwayFromTheirNeighbourhood) {
+  // The two wedges as one body (two parts of one folded surface): their crossing edges meet only
+  // when the body self-contacts, then as the two bodies did.
+  Wedges w = wedges(0.05, 0.0, 0.1);
+  TetSurfaces one = w.s;
+  std::fill(one.vertex_body.begin(), one.vertex_body.end(), 0);
+  std::fill(one.triangle_body.begin(), one.triangle_body.end(), 0);
+  one.bodies = 1;
+  EdgeEdgeDetector det, two;
+  std::vector<EdgeEdgeContact> out, reference;
+  det.detect(one, w.x, nullptr, 0.1, kSharp, out);
+  EXPECT_TRUE(out.empty()) << "one body without self-contact";
+  const std::vector<char> self{1}, none{0};
+  det.detect(one, w.x, nullptr, 0.1, kSharp, out, &none);
+  EXPECT_TRUE(out.empty());
+  det.detect(one, w.x, nullptr, 0.1, kSharp, out, &self);
+  two.detect(w.s, w.x, nullptr, 0.1, kSharp, reference);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(reference.size(), 1u);
+  EXPECT_EQ(out[0].edge_a, reference[0].edge_a);
+  EXPECT_EQ(out[0].edge_b, reference[0].edge_b);
+  EXPECT_EQ(out[0].distance, reference[0].distance);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(out[0].normal[k], reference[0].normal[k]);
+  // A block of 4 x 3 x 2 cells (every outer edge sharp at its corners) with a margin of half a
+  // cell meets nothing of itself: near edges share a vertex or an edge, or do not face each other.
+  std::vector<Vec3> x;
+  std::vector<Index> tets;
+  append_box(x, tets, v3::make(0, 0, 0), v3::make(0.4, 0.3, 0.2), 4, 3, 2);
+  const TetSurfaces block = tet_surfaces(tets, static_cast<Index>(x.size()));
+  det.detect(block, x, nullptr, 0.05, kSharp, out, &self);
+  EXPECT_TRUE(out.empty()) << out.size() << " contacts of a block with itself";
+  const std::vector<char> wrong{1, 1};
+  EXPECT_SINEW_ERROR(det.detect(block, x, nullptr, 0.05, kSharp, out, &wrong),
+                     "self_contact must have one entry per body");
+}
+
 TEST(EdgeEdgeDetector, PairsOfVertexTriangleContactsAreLeftToThem) {
   EdgeEdgeDetector det;
   std::vector<EdgeEdgeContact> out;

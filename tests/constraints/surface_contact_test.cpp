@@ -208,6 +208,36 @@ TEST(SurfaceContact, ASharpEdgeAcrossASharpEdge) {
   EXPECT_EQ(rows_at(none, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
 }
 
+TEST(SurfaceContact, ASharpEdgeAcrossASharpEdgeOfTheSameSurfaceWithSelfContact) {
+  // The two crossed cubes of the previous test as one surface (two parts of one body folded onto
+  // itself): with self-contact the edges meet as between two surfaces; without, nothing.
+  model::MechanicalSystem sys;
+  const Vec3 h{{0.1, 0.1, 0.1}};
+  const double ridge = 0.1 * std::sqrt(2.0), gap = 0.003;
+  sys.add_body(box_inertia(1.0, h), Vec3{{0, 0, 0}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, kPi / 4), "lower",
+               Vec3{{0.1, 0, 0}}, Vec3{{0, 0.3, 0.1}});
+  sys.add_body(box_inertia(1.0, h), Vec3{{0.01, -0.02, 2 * ridge + gap}},
+               quat_from_axis_angle(Vec3{{0, 1, 0}}, kPi / 4), "upper", Vec3{{0, 0.2, -0.1}}, Vec3{{0.4, 0, -0.2}});
+  std::vector<model::MappedPoint> points;
+  for (Index b = 0; b < 2; ++b)
+    for (const Vec3& c : box_corners(h)) points.push_back(model::rigid_point(b, c));
+  auto both = std::make_shared<model::MappedPoints>(sys, std::move(points), "both boxes' corners");
+  std::vector<std::array<Index, 3>> triangles = kBoxTriangles;
+  for (const auto& t : kBoxTriangles) triangles.push_back({t[0] + 8, t[1] + 8, t[2] + 8});
+  ContactConstraint self, plain;
+  self.add_surface(both, triangles, 0, true);
+  plain.add_surface(both, triangles);
+  self.check(sys);
+  const ConstraintRows rows = rows_at(self, sys, sys.initial_positions(), sys.initial_velocities());
+  ASSERT_EQ(rows.blocks.size(), 1u);
+  EXPECT_NEAR(rows.phi[0], gap, 1e-12);
+  const Eigen::MatrixXd J = dense_jacobian(rows, sys.num_velocities());
+  EXPECT_NEAR(std::abs(J(0, 2)), 1.0, 1e-12) << J.row(0);
+  EXPECT_NEAR(J(0, 2), -J(0, 8), 1e-12) << "opposite on the two bodies";
+  EXPECT_LT(normal_rows_fd_error(self, sys, sys.initial_positions()), 1e-6);
+  EXPECT_EQ(rows_at(plain, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
+}
+
 TEST(SurfaceContact, FrictionOfThePairOfSurfaceMaterialsAndNoSelfContactByDefault) {
   model::MechanicalSystem sys;
   for (const Vec3& p : box_corners(Vec3{{0.05, 0.05, 0.05}})) sys.add_particle(0.1, p + Vec3{{0, 0, 0.152}}, "");

@@ -52,7 +52,13 @@ struct EdgeEdgeDetector::Work {
   std::vector<Vec3> face_x, face_y;                 // unit face normals at x and at the prediction
   std::vector<char> sharp, flat;                    // (edges) sharp, flat at x
   std::vector<std::vector<EdgeEdgeContact>> parts;  // per chunk of query edges
+  std::vector<Index> ring_first, ring;              // CSR: each vertex's neighbours (itself included), sorted
 };
+
+namespace {
+// Pseudo-normals of two edges of one body more than 120 degrees apart: the parts face each other.
+constexpr double kCosFacing = -0.5;
+}  // namespace
 
 EdgeEdgeDetector::EdgeEdgeDetector(const std::string& broad_phase, const BroadPhaseOptions& params)
     : broad_(make_broad_phase(broad_phase, params)), work_(std::make_unique<Work>()) {}
@@ -64,7 +70,7 @@ const std::vector<std::array<Index, 2>>& EdgeEdgeDetector::edges() const { retur
 
 void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec3>& x,
                               const std::vector<Vec3>* predicted, double margin, double sharp_angle,
-                              std::vector<EdgeEdgeContact>& out) {
+                              std::vector<EdgeEdgeContact>& out, const std::vector<char>* self_contact) {
   out.clear();
   Work& w = *work_;
   const Index n = static_cast<Index>(x.size());
@@ -80,6 +86,9 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
               "), got " + std::to_string(surfaces.vertex_body.size()));
   require(surfaces.triangle_body.size() == tris.size(),
           "EdgeEdgeDetector::detect: surfaces.triangle_body must have one entry per triangle");
+  require(
+      self_contact == nullptr || self_contact->size() == static_cast<std::size_t>(surfaces.bodies),
+      "EdgeEdgeDetector::detect: self_contact must have one entry per body (" + std::to_string(surfaces.bodies) + ")");
   const std::vector<Vec3>& y = predicted != nullptr ? *predicted : x;
   for (std::size_t t = 0; t < tris.size(); ++t)
     for (Index v : tris[t]) {
@@ -109,11 +118,28 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
       w.edge_body.push_back(surfaces.triangle_body[static_cast<std::size_t>(all[i][2])]);
       i = j;
     }
+    // Each vertex's neighbourhood: itself and the other ends of its edges.
+    w.ring_first.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (const auto& e : w.edges) {
+      ++w.ring_first[static_cast<std::size_t>(e[0]) + 1];
+      ++w.ring_first[static_cast<std::size_t>(e[1]) + 1];
+    }
+    for (Index v = 0; v < n; ++v) w.ring_first[static_cast<std::size_t>(v) + 1] += w.ring_first[v] + 1;
+    w.ring.assign(static_cast<std::size_t>(w.ring_first[static_cast<std::size_t>(n)]), 0);
+    std::vector<Index> fill(w.ring_first.begin(), w.ring_first.end() - 1);
+    for (Index v = 0; v < n; ++v) w.ring[static_cast<std::size_t>(fill[v]++)] = v;
+    for (const auto& e : w.edges) {
+      w.ring[static_cast<std::size_t>(fill[e[0]]++)] = e[1];
+      w.ring[static_cast<std::size_t>(fill[e[1]]++)] = e[0];
+    }
+    for (Index v = 0; v < n; ++v) std::sort(w.ring.begin() + w.ring_first[v], w.ring.begin() + w.ring_first[v + 1]);
     w.keyed_copy = tris;
   }
   const std::size_t ne = w.edges.size();
   w.pairs.clear();
-  if (ne == 0 || surfaces.bodies < 2) return;
+  const bool any_self =
+      self_contact != nullptr && std::any_of(self_contact->begin(), self_contact->end(), [](char c) { return c != 0; });
+  if (ne == 0 || (surfaces.bodies < 2 && !any_self)) return;
   auto face_normals = [&](const std::vector<Vec3>& pos, std::vector<Vec3>& face) {
     face.resize(tris.size());
     for (std::size_t t = 0; t < tris.size(); ++t) {
@@ -184,6 +210,21 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
     return true;
   };
 
+  // Two edges of one body meet when it self-contacts, they are not in each other's neighbourhood
+  // and their parts face each other (rules (6) and (7)).
+  auto neighbours = [&](Index u, Index v) {
+    return std::binary_search(w.ring.begin() + w.ring_first[u], w.ring.begin() + w.ring_first[u + 1], v);
+  };
+  auto self_pair = [&](Index a, Index b) {
+    if (self_contact == nullptr || (*self_contact)[static_cast<std::size_t>(w.edge_body[a])] == 0) return false;
+    for (Index u : w.edges[a])
+      for (Index v : w.edges[b])
+        if (neighbours(u, v)) return false;
+    const Vec3 na = v3::normalized_or(edge_normal(a, w.face_x), v3::make(0, 0, 0));
+    const Vec3 nb = v3::normalized_or(edge_normal(b, w.face_x), v3::make(0, 0, 0));
+    return dot(na, nb) < kCosFacing;
+  };
+
   constexpr Index kChunk = 64;
   const std::size_t chunks = (nq + kChunk - 1) / kChunk;
   if (w.parts.size() < chunks) w.parts.resize(chunks);
@@ -194,10 +235,13 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
       const Index e = w.queries[q];
       for (std::size_t p = w.first[q]; p < w.first[q + 1]; ++p) {
         const Index other = w.pairs[p].second;
-        if (w.edge_body[other] == w.edge_body[e] || w.flat[other]) continue;  // other bodies only
-        // A pair of two sharp edges is met from both: kept from its edge on the smaller body.
-        if (w.sharp[other] && w.edge_body[other] < w.edge_body[e]) continue;
-        const bool first_is_a = w.edge_body[e] < w.edge_body[other];
+        if (w.flat[other]) continue;
+        const bool same = w.edge_body[other] == w.edge_body[e];
+        if (same && !self_pair(e, other)) continue;
+        // A pair of two sharp edges is met from both: kept from its edge on the smaller body
+        // (of one body, from the smaller edge).
+        if (w.sharp[other] && (same ? other < e : w.edge_body[other] < w.edge_body[e])) continue;
+        const bool first_is_a = same ? e < other : w.edge_body[e] < w.edge_body[other];
         const Index a = first_is_a ? e : other, b = first_is_a ? other : e;
         EdgeEdgeContact c;
         if (!measure(a, b, x, w.face_x, c)) continue;

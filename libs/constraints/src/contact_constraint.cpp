@@ -362,7 +362,8 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
                 c.normal, c.distance, out);
   }
   // Sharp edges crossing: A edge a's closest point, B edge b's, the normal out of b's surface.
-  w.edge_edge.detect(w.mesh, w.x, nullptr, params_.margin, params_.sharp_edge_angle, w.found_edges);
+  w.edge_edge.detect(w.mesh, w.x, nullptr, params_.margin, params_.sharp_edge_angle, w.found_edges,
+                     w.any_self_contact ? &w.self_contact : nullptr);
   const std::vector<std::array<Index, 2>>& edges = w.edge_edge.edges();
   for (const EdgeEdgeContact& c : w.found_edges) {
     const std::array<Index, 2>& a = edges[static_cast<std::size_t>(c.edge_a)];

@@ -53,7 +53,12 @@ std::vector<std::array<Index, 2>> boundary_edges(const TetSurfaces& surfaces);
 /// closest points are interior to both (an endpoint closest is a vertex-triangle contact); (4) the normal n = +-(a x b)
 /// / |a x b|, oriented out of b's body (along the sum of b's face normals minus a's), has a's faces facing b and b's
 /// facing a; and (5) the signed distance along n at the positions or at the predicted positions is below the margin.
-/// Output sorted by (edge a, edge b), independent of the thread count.
+/// Two edges of one body meet only for the bodies detect() is told to self-contact (a soft body folding onto itself,
+/// the crossing edges of two of its parts): a the edge of smaller index, under the same rules and besides (6) no
+/// vertex of one is a vertex of the other or joined to one by an edge (not in each other's neighbourhood) and (7)
+/// their pseudo-normals (sums of their faces' normals) are more than 120 degrees apart (two parts of the surface
+/// facing each other, not the rest of one fold or corner). Output sorted by (edge a, edge b), independent of the
+/// thread count.
 class EdgeEdgeDetector {
  public:
   /// @p broad_phase names the broad phase (make_broad_phase(): "bvh" or "hash").
@@ -68,11 +73,13 @@ class EdgeEdgeDetector {
   /// Writes into @p out (cleared first) the edge-edge contacts between @p surfaces' bodies.
   /// @p x: (n_vertices) positions; @p predicted: null, or (n_vertices) positions at the end of
   /// the step, whose sweep from @p x the broad phase covers. @p margin >= 0 (m); @p sharp_angle
-  /// in [0, pi] (radians).
+  /// in [0, pi] (radians); @p self_contact: null, or (bodies) nonzero for each body whose edges
+  /// also meet its own.
   /// @throws sinew::Error when a triangle index is out of range of @p x, sizes differ, a
   ///         position is not finite, or the margin or the angle is out of range.
   void detect(const TetSurfaces& surfaces, const std::vector<Vec3>& x, const std::vector<Vec3>* predicted,
-              double margin, double sharp_angle, std::vector<EdgeEdgeContact>& out);
+              double margin, double sharp_angle, std::vector<EdgeEdgeContact>& out,
+              const std::vector<char>* self_contact = nullptr);
 
   /// The boundary edges of the last detect()'s surfaces, (u, w) with u < w, sorted.
   const std::vector<std::array<Index, 2>>& edges() const;

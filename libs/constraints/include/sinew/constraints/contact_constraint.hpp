@@ -29,7 +29,8 @@
 /// points of the edges, the seed's H rows (Sec. 5.1, eq. (11)) for two moving sides, so rigid
 /// mesh-mesh, rigid-deformable and deformable-deformable contact are one rule. A surface touches
 /// itself only when added with self-contact (a soft body folding onto itself): a vertex against
-/// its own surface's nearest triangle away from its neighbourhood (vertex_triangle_contacts.hpp).
+/// its own surface's nearest triangle away from its neighbourhood (vertex_triangle_contacts.hpp),
+/// and its sharp edges against its own edges away from theirs (edge_edge_contacts.hpp).
 /// Its vertices touch obstacles and colliders when also added as contact points (add_points());
 /// sphere, capsule and box obstacles and colliders also touch its faces and edges
 /// (shape_surface_contacts.hpp: a tool between the vertices of a coarse mesh), rows

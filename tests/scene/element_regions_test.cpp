@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -97,6 +98,34 @@ TEST(ElementRegions, GmshGivesEachTetItsPhysicalGroupOrItsVolume) {
   std::string cut = kTwoVolumes;
   cut.replace(cut.find("1 0 0 0 1 1 1 1 7 0"), 19, "1 0 0 0 1 1");
   EXPECT_SINEW_ERROR(parse_gmsh(cut, "cut.msh"), "cut.msh:");
+}
+
+// kTwoVolumes with names: volume group 7 is "liver"; a surface group's name is not a region's.
+std::string named_two_volumes() {
+  std::string text = kTwoVolumes;
+  text.insert(text.find("$Entities"), "$PhysicalNames\n2\n2 3 \"capsule wall\"\n3 7 \"liver\"\n$EndPhysicalNames\n");
+  return text;
+}
+
+TEST(ElementRegions, GmshPhysicalNamesNameTheRegions) {
+  const TetMesh ascii = parse_gmsh(named_two_volumes(), "named.msh");
+  EXPECT_EQ(ascii.regions, (std::vector<int>{7, 2}));
+  EXPECT_EQ(ascii.region_names, (std::map<std::string, int>{{"liver", 7}}));
+  // Binary files write $PhysicalNames as ASCII lines too.
+  std::string binary = two_volumes_binary();
+  binary.insert(binary.find("$Entities"), "$PhysicalNames\n1\n3 7 \"left lobe\"\n$EndPhysicalNames\n");
+  EXPECT_EQ(parse_gmsh(binary, "named_binary.msh").region_names, (std::map<std::string, int>{{"left lobe", 7}}));
+  EXPECT_TRUE(parse_gmsh(kTwoVolumes, "two.msh").region_names.empty());
+  // Unquoted names, names given twice and bad numbers are named by line.
+  std::string bad = named_two_volumes();
+  bad.replace(bad.find("\"liver\""), 7, "liver");
+  EXPECT_SINEW_ERROR(parse_gmsh(bad, "bad.msh"), "bad.msh:7", "a physical name must be quoted");
+  bad = named_two_volumes();
+  bad.replace(bad.find("2 3 \"capsule wall\""), 18, "3 2 \"liver\"");
+  EXPECT_SINEW_ERROR(parse_gmsh(bad, "twice.msh"), "twice.msh:7", "the volume name \"liver\" is given twice");
+  bad = named_two_volumes();
+  bad.replace(bad.find("3 7 \"liver\""), 3, "x 7");
+  EXPECT_SINEW_ERROR(parse_gmsh(bad, "nan.msh"), "nan.msh:7", "expected integers");
 }
 
 TEST(ElementRegions, TetGenReadsTheRegionAttribute) {
@@ -192,6 +221,20 @@ TEST(ElementRegions, SceneFilesGiveRegionsTheirOwnMaterial) {
   j["bodies"][0]["regions"][0]["region"] = 5;
   EXPECT_SINEW_ERROR(parse_scene(j.dump(), "two.json", dir), "/bodies/0/regions/0/region",
                      "no tetrahedron of the mesh is in region 5; its regions: 2, 7");
+  // By the name of its physical group: "liver" is group 7.
+  write_text(dir / "named.msh", named_two_volumes());
+  j["bodies"][0]["mesh"]["file"] = "named.msh";
+  j["bodies"][0]["regions"][0]["region"] = "liver";
+  sim = parse_scene(j.dump(), (dir / "two.json").string(), dir).make(*backend);
+  mass = 0.0;
+  for (Index i = 0; i < dynamic_cast<const MultibodySimulation&>(*sim).scene().scene.system->num_particles(); ++i)
+    mass += dynamic_cast<const MultibodySimulation&>(*sim).scene().scene.system->particle(i).mass;
+  EXPECT_NEAR(mass, 4000.0 / 6.0 + 1000.0 / 3.0, 1e-12);
+  j["bodies"][0]["regions"][0]["region"] = "spleen";
+  EXPECT_SINEW_ERROR(parse_scene(j.dump(), "two.json", dir), "/bodies/0/regions/0/region",
+                     "the mesh names no region \"spleen\"; its names: \"liver\" (7)");
+  j["bodies"][0]["mesh"]["file"] = "two.msh";
+  EXPECT_SINEW_ERROR(parse_scene(j.dump(), "two.json", dir), "it names none");
   j["bodies"][0]["regions"][0]["region"] = 2;
   j["bodies"][0]["regions"].push_back(j["bodies"][0]["regions"][0]);
   EXPECT_SINEW_ERROR(parse_scene(j.dump(), "two.json", dir), "/bodies/0/regions/1/region", "listed twice");

@@ -1,5 +1,5 @@
-// Gmsh MSH 4.1 reader (ASCII and binary): $MeshFormat, $Nodes and $Elements are parsed, every
-// other section is skipped to its $End marker. Format reference: the Gmsh manual, section
+// Gmsh MSH 4.1 reader (ASCII and binary): $MeshFormat, $Entities, $PhysicalNames, $Nodes and
+// $Elements are parsed, every other section is skipped to its $End marker. Format reference: the Gmsh manual, section
 // "MSH file format" (version 4.1).
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -58,11 +60,37 @@ int nodes_of_type(long long type) {
 struct RawMesh {
   std::vector<std::size_t> node_tags;
   std::vector<Vec3> coordinates;
-  std::vector<std::size_t> tet_tags;   // 4 per tetrahedron
-  std::vector<std::string> tet_where;  // line or offset of each tetrahedron
-  std::vector<int> tet_entity;         // volume entity of each tetrahedron (its block's tag)
-  std::map<int, int> volume_physical;  // $Entities: volume entity -> its first physical group
+  std::vector<std::size_t> tet_tags;        // 4 per tetrahedron
+  std::vector<std::string> tet_where;       // line or offset of each tetrahedron
+  std::vector<int> tet_entity;              // volume entity of each tetrahedron (its block's tag)
+  std::map<int, int> volume_physical;       // $Entities: volume entity -> its first physical group
+  std::map<std::string, int> volume_names;  // $PhysicalNames of dimension 3: name -> physical group
 };
+
+// One line of $PhysicalNames, '<dimension> <tag> "<name>"' (ASCII in both encodings): a
+// volume's (dimension 3) name is kept; a name given twice is an error.
+void physical_name(const std::vector<std::string>& tokens, RawMesh& raw,
+                   const std::function<void(const std::string&)>& fail) {
+  if (tokens.size() < 3) fail("expected a physical name '<dimension> <tag> \"<name>\"'");
+  std::string name = tokens[2];
+  for (std::size_t k = 3; k < tokens.size(); ++k) name += " " + tokens[k];
+  if (name.size() < 2 || name.front() != '"' || name.back() != '"')
+    fail("a physical name must be quoted, found " + name.substr(0, 40));
+  name = name.substr(1, name.size() - 2);
+  long long dim = 0, tag = 0;
+  try {
+    std::size_t used = 0;
+    dim = std::stoll(tokens[0], &used);
+    if (used != tokens[0].size()) throw std::invalid_argument("dimension");
+    tag = std::stoll(tokens[1], &used);
+    if (used != tokens[1].size()) throw std::invalid_argument("tag");
+  } catch (const std::exception&) {
+    fail("expected integers '<dimension> <tag>' before the physical name, found '" + tokens[0] + " " + tokens[1] + "'");
+  }
+  if (dim != 3) return;
+  if (!raw.volume_names.emplace(name, static_cast<int>(tag)).second)
+    fail("the volume name \"" + name + "\" is given twice");
+}
 
 // A checked element block type: tetrahedra are kept, lower-dimensional elements skipped, any
 // other volume element (or an unknown type) is an error.
@@ -97,6 +125,15 @@ void read_ascii(detail::Tokens& in, RawMesh& raw) {
           in.require_tokens(9, "a physical tag");
           raw.volume_physical[static_cast<int>(tag)] = static_cast<int>(in.integer(8, "physical tag"));
         }
+      }
+    } else if (section == "$PhysicalNames") {
+      in.require_line("'<number of names>'");
+      const std::size_t names = in.count(0, "number of physical names", 6);
+      for (std::size_t k = 0; k < names; ++k) {
+        in.require_line("a physical name '<dimension> <tag> \"<name>\"'");
+        std::vector<std::string> tokens;
+        for (std::size_t t = 0; t < in.size(); ++t) tokens.emplace_back(in.token(t));
+        physical_name(tokens, raw, [&](const std::string& m) { in.fail(m); });
       }
     } else if (section == "$Nodes") {
       in.require_line("'<blocks> <nodes> <min tag> <max tag>'");
@@ -296,8 +333,25 @@ void read_binary(Bytes& in, RawMesh& raw) {
           const std::size_t bounding = in.count("number of bounding entities", 4);
           for (std::size_t k = 0; k < bounding; ++k) in.read<std::int32_t>("bounding entity");
         }
+    } else if (section == "$PhysicalNames") {
+      // ASCII lines in a binary file too.
+      const std::string count = in.line();
+      std::size_t names = 0;
+      try {
+        std::size_t used = 0;
+        names = std::stoul(count, &used);
+        if (used != count.size()) throw std::invalid_argument("count");
+      } catch (const std::exception&) {
+        in.fail("expected the number of physical names, found '" + count.substr(0, 40) + "'");
+      }
+      for (std::size_t k = 0; k < names; ++k) {
+        std::vector<std::string> tokens;
+        std::istringstream words(in.line());
+        for (std::string w; words >> w;) tokens.push_back(w);
+        physical_name(tokens, raw, [&](const std::string& m) { in.fail(m); });
+      }
     } else {
-      // Sections sinew does not use ($PhysicalNames, $NodeData, ...) are skipped whole.
+      // Sections sinew does not use ($NodeData, $Periodic, ...) are skipped whole.
       in.skip_to(end);
     }
     // The binary data ends with a newline before the end marker.
@@ -378,6 +432,7 @@ TetMesh parse_gmsh(std::string_view text, const std::string& file) {
     const auto it = raw.volume_physical.find(entity);
     mesh.regions.push_back(it != raw.volume_physical.end() ? it->second : entity);
   }
+  mesh.region_names = std::move(raw.volume_names);
   return mesh;
 }
 

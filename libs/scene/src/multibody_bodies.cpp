@@ -216,7 +216,23 @@ DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem:
     if (cloth) o.fail("regions", "a cloth has one material; element regions need tets");
     d.tet_material.assign(mesh.tets.tets.size(), 0);
     for (JsonObject& r : o.objects("regions")) {
-      const long long region = r.integer("region", std::nullopt, -1000000000LL, 1000000000LL);
+      // An integer, or the name of a Gmsh physical group.
+      long long region = 0;
+      if (r.has("region") && r.value("region").is_string()) {
+        const std::string name = r.string("region", std::nullopt);
+        const auto it = mesh.tets.region_names.find(name);
+        if (it == mesh.tets.region_names.end()) {
+          std::string list;
+          for (const auto& [known, group] : mesh.tets.region_names)
+            list += (list.empty() ? "" : ", ") + ("\"" + known + "\" (" + std::to_string(group) + ")");
+          r.fail("region", "the mesh names no region \"" + name + "\"" +
+                               (list.empty() ? std::string("; it names none (Gmsh $PhysicalNames of volumes)")
+                                             : "; its names: " + list));
+        }
+        region = it->second;
+      } else {
+        region = r.integer("region", std::nullopt, -1000000000LL, 1000000000LL);
+      }
       const Index k = static_cast<Index>(d.region_materials.size()) + 1;
       std::size_t found = 0;
       for (std::size_t e = 0; e < mesh.tets.regions.size(); ++e)

@@ -238,7 +238,7 @@ class RunWriter {
     for (std::size_t i = 0; i < n; ++i)
       s.vertices[i] = Vec3{{m.frame.points[3 * i], m.frame.points[3 * i + 1], m.frame.points[3 * i + 2]}};
     if (!have_surface_[b]) {
-      if (!m.frame.tets.empty()) surfaces_[b] = boundary_triangles(TetMesh{s.vertices, m.frame.tets, {}}).triangles;
+      if (!m.frame.tets.empty()) surfaces_[b] = boundary_triangles(TetMesh{s.vertices, m.frame.tets, {}, {}}).triangles;
       surfaces_[b].insert(surfaces_[b].end(), m.frame.triangles.begin(), m.frame.triangles.end());
       have_surface_[b] = true;
     }

@@ -34,7 +34,8 @@ TriangleMesh read_tetgen_faces(const std::filesystem::path& base);
 /// byte order), with the nodes they use in the order of the $Nodes section; other element types
 /// of dimension < 3 (points, lines, triangles) are skipped, higher-order or other volume
 /// elements are an error. Each tetrahedron's region (TetMesh::regions) is the first physical
-/// group of its volume in $Entities, else the volume's entity tag.
+/// group of its volume in $Entities, else the volume's entity tag; the names of volume physical
+/// groups ($PhysicalNames, dimension 3) are TetMesh::region_names.
 /// @throws sinew::Error naming the file and the line (ASCII) or byte offset (binary).
 TetMesh read_gmsh(const std::filesystem::path& path);
 

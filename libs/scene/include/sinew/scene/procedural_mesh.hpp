@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "sinew/core/config.hpp"
@@ -19,6 +21,8 @@ struct TetMesh {
   /// (tets) region of each tetrahedron: its Gmsh physical group (else its volume entity), its
   /// TetGen region attribute; empty when the mesh has one region (procedural meshes).
   std::vector<int> regions;
+  /// Names of regions where the file gives them (Gmsh $PhysicalNames of volumes): name -> region.
+  std::map<std::string, int> region_names;
 };
 
 /// A triangle mesh: vertices and counter-clockwise triangles (normals along +z for box_triangles).

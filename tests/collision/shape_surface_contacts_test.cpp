@@ -281,13 +281,91 @@ TEST(ShapeSurfaceContacts, BoxesAboveABumpySurfaceFindTheLeastDistance) {
   EXPECT_GT(by_edge, 20);
 }
 
-TEST(ShapeSurfaceContacts, HalfSpacesAndCylindersAddNothing) {
-  const HeightField flat = height_field(2, 0.1, [](int, int) { return 0.0; });
+TEST(ShapeSurfaceContacts, CylindersStandingAndLyingOnAPlaneRestOnTheirRims) {
+  const HeightField flat = height_field(4, 0.1, [](int, int) { return 0.0; });
+  const Shape cylinder{ShapeType::kCylinder, {0.02, 0.03, 0}};
+  // Standing on a cap, 1 mm above, turned about z: its bottom rim's four fixed points.
+  auto found = contacts(
+      cylinder, placed(rotation_matrix(quat_from_axis_angle(v3::make(0, 0, 1), 0.3)), v3::make(0.17, 0.22, 0.031)),
+      flat, 0.005);
+  ASSERT_EQ(found.size(), 4u);
+  for (const auto& c : found) EXPECT_NEAR(c.gap, 0.001, 1e-15);
+  expect_consistent(flat, found);
+  // Lying along x (turned about y), 1 mm above: each rim's lowest point.
+  const Mat3 lying = rotation_matrix(quat_from_axis_angle(v3::make(0, 1, 0), kPi / 2)) *
+                     rotation_matrix(quat_from_axis_angle(v3::make(0, 0, 1), 0.3));
+  found = contacts(cylinder, placed(lying, v3::make(0.17, 0.22, 0.021)), flat, 0.005);
+  ASSERT_EQ(found.size(), 2u);
+  for (const auto& c : found) {
+    EXPECT_NEAR(c.gap, 0.001, 1e-12);
+    EXPECT_NEAR(c.normal[2], -1.0, 1e-12);
+  }
+  expect_consistent(flat, found);
   EXPECT_FALSE(has_shape_surface_contacts(ShapeType::kHalfSpace));
-  EXPECT_FALSE(has_shape_surface_contacts(ShapeType::kCylinder));
-  EXPECT_TRUE(contacts(Shape{ShapeType::kCylinder, {0.02, 0.05, 0}}, placed(identity3(), v3::make(0.07, 0.02, 0.051)),
-                       flat, 0.005)
+  EXPECT_TRUE(contacts(Shape{ShapeType::kHalfSpace, {0, 0, 0}}, placed(identity3(), v3::make(0, 0, 0.001)), flat, 0.005)
                   .empty());
+}
+
+TEST(ShapeSurfaceContacts, CylindersAboveABumpySurfaceFindTheLeastDistance) {
+  // A cylinder in any orientation above the surface's highest point: the least distance is a
+  // surface vertex's (point_shape), a rim point's against a triangle (either's face or edge), or
+  // the side's against an edge (the axis' distance less the radius, closest inside the axis).
+  // The oracle minimises over the rim by 512 angles refined by ternary search, per triangle.
+  test::Rng rng(17);
+  const double margin = 0.01, r = 0.02, h = 0.03;
+  const Shape cylinder{ShapeType::kCylinder, {r, h, 0}};
+  int checked = 0, by_rim = 0, by_side = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const HeightField f = bumpy(rng);
+    const Mat3 R = rng.rotation();
+    const Vec3 axis = v3::mul(R, v3::make(0, 0, 1));
+    // Lowest point of the cylinder along z: a rim's, h |a_z| + r sqrt(1 - a_z^2) below the centre.
+    const double drop = h * std::abs(axis[2]) + r * std::sqrt(std::max(0.0, 1.0 - axis[2] * axis[2]));
+    const Pose pose =
+        placed(R, v3::make(rng.uniform(0.1, 0.2), rng.uniform(0.1, 0.2), 0.02 + drop + rng.uniform(0, 0.004)));
+    const Vec3 a = to_world(pose, v3::make(0, 0, -h)), b = to_world(pose, v3::make(0, 0, h));
+    double rim = 1e300, side = 1e300, at_vertex = 1e300;
+    for (const auto& t : f.triangles) {
+      const Vec3 &t0 = f.x[t[0]], &t1 = f.x[t[1]], &t2 = f.x[t[2]];
+      bool near = false;
+      for (const Vec3* v : {&t0, &t1, &t2}) near = near || std::abs((*v)[0] - pose.translation[0]) < 0.1;
+      if (!near) continue;
+      for (int cap = -1; cap <= 1; cap += 2) {
+        auto d = [&](double theta) {
+          const Vec3 q = to_world(pose, v3::make(r * std::cos(theta), r * std::sin(theta), cap * h));
+          return std::sqrt(closest_point_triangle(q, t0, t1, t2).distance_squared);
+        };
+        int best = 0;
+        for (int k = 1; k < 512; ++k)
+          if (d(k * 2 * kPi / 512) < d(best * 2 * kPi / 512)) best = k;
+        double lo = (best - 1) * 2 * kPi / 512, hi = (best + 1) * 2 * kPi / 512;
+        for (int it = 0; it < 100; ++it) {
+          const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+          (d(m1) < d(m2) ? hi : lo) = d(m1) < d(m2) ? m2 : m1;
+        }
+        rim = std::min({rim, d(lo), d(best * 2 * kPi / 512)});
+      }
+      for (int k = 0; k < 3; ++k) {
+        const EdgeEdgeResult e = closest_points_segments(a, b, f.x[t[k]], f.x[t[(k + 1) % 3]]);
+        if (e.s > 0.0 && e.s < 1.0) side = std::min(side, std::sqrt(e.distance_squared) - r);
+      }
+    }
+    for (const Vec3& v : f.x) at_vertex = std::min(at_vertex, point_shape(v, cylinder, pose).distance);
+    const double least = std::min({rim, side, at_vertex});
+    if (!(least <= margin)) continue;
+    ++checked;
+    const auto found = contacts(cylinder, pose, f, margin);
+    expect_consistent(f, found);
+    double best = 1e300;
+    for (const auto& c : found) best = std::min(best, c.gap);
+    EXPECT_NEAR(std::min(best, at_vertex), least, 1e-9) << "trial " << trial;
+    if (best < at_vertex - 1e-9) (rim <= side ? by_rim : by_side) += 1;
+  }
+  std::printf("cylinders: %d placements in reach, the least distance at a rim %d, at the side %d\n", checked, by_rim,
+              by_side);
+  EXPECT_GT(checked, 120);
+  EXPECT_GT(by_rim, 50);
+  EXPECT_GT(by_side, 5);
 }
 
 }  // namespace

@@ -302,18 +302,18 @@ TEST(SurfaceContact, SelfContactMeetsFacingFacesAndNotTheNeighbourhood) {
   EXPECT_EQ(rows_at(sheet, flat, flat.initial_positions(), flat.initial_velocities()).blocks.size(), 0u);
 }
 
-TEST(SurfaceContact, SpheresCapsulesAndBoxesTouchTheFacesAndEdgesOfASurface) {
+TEST(SurfaceContact, SpheresCapsulesBoxesAndCylindersTouchTheFacesAndEdgesOfASurface) {
   // A bumpy 6 x 6 grid of moving particles (5 cm cells, heights 0-2 cm) as a surface, and a
-  // moving rigid body carrying a sphere, a capsule or a box a few mm above it (and the same shape
+  // moving rigid body carrying a sphere, a capsule, a box or a cylinder a few mm above it (and the same shape
   // as a static obstacle): every face and edge contact of shape_surface_contacts() is a block,
   // in its order, with its gap, the friction of the materials' pair, and rows whose rates are the
   // gaps' on both moving sides.
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> uni(0.0, 1.0);
-  const Shape shapes[3] = {Shape{ShapeType::kSphere, {0.02, 0, 0}}, Shape{ShapeType::kCapsule, {0.015, 0.04, 0}},
-                           Shape{ShapeType::kBox, {0.03, 0.02, 0.015}}};
+  const Shape shapes[4] = {Shape{ShapeType::kSphere, {0.02, 0, 0}}, Shape{ShapeType::kCapsule, {0.015, 0.04, 0}},
+                           Shape{ShapeType::kBox, {0.03, 0.02, 0.015}}, Shape{ShapeType::kCylinder, {0.02, 0.03, 0}}};
   int blocks = 0;
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 16; ++trial) {
     model::MechanicalSystem sys;
     for (int j = 0; j <= 6; ++j)
       for (int i = 0; i <= 6; ++i)
@@ -325,7 +325,7 @@ TEST(SurfaceContact, SpheresCapsulesAndBoxesTouchTheFacesAndEdgesOfASurface) {
         grid.push_back({a, a + 1, a + 8});
         grid.push_back({a, a + 8, a + 7});
       }
-    const Shape& shape = shapes[trial % 3];
+    const Shape& shape = shapes[trial % 4];
     const Quaternion q = testing::random_rotation(rng);
     const Vec3 at{{0.1 + 0.1 * uni(rng), 0.1 + 0.1 * uni(rng), 0.0}};
     // Lowered until the shape's deepest contact is 1-3 mm above the surface.

@@ -1,8 +1,8 @@
-// A rigid sphere, capsule and box resting on a coarse FEM slab between its nodes (issue 21's
-// rigid-deformable contact on faces and edges, shape_surface_contacts.hpp): each comes to rest
-// on the slab's top face, not on its nodes (20 cm apart, wider than the shapes), with the slab's
-// contacts carrying its weight (the normal impulses of a step sum to m g h). Without the slab's
-// surface, only its nodes touch the shape, and it falls through to the floor.
+// A rigid sphere, capsule, box and cylinder (standing, lying) resting on a coarse FEM slab between its nodes (issue
+// 21's rigid-deformable contact on faces and edges, shape_surface_contacts.hpp): each comes to rest on the slab's top
+// face, not on its nodes (20 cm apart, wider than the shapes), with the slab's contacts carrying its weight (the normal
+// impulses of a step sum to m g h). Without the slab's surface, only its nodes touch the shape, and it falls through to
+// the floor.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,7 +31,12 @@ struct Rest {
 };
 
 // The shape's lowest point (local frame; the shapes are placed upright or lying along x).
-double lowest_offset(const Shape& shape) { return shape.type == ShapeType::kBox ? shape.size[2] : shape.size[0]; }
+double lowest_offset(const Shape& shape, const Quaternion& q) {
+  if (shape.type == ShapeType::kBox) return shape.size[2];
+  // A cylinder standing (axis z) rests on a cap, lying on its side.
+  if (shape.type == ShapeType::kCylinder && std::abs(rotation_matrix(q)(2, 2)) > 0.5) return shape.size[1];
+  return shape.size[0];
+}
 
 // @p shape (a body of kMass, turned by @p q) dropped from 2 mm above a 40 x 40 x 5 cm slab of
 // 2 x 2 x 1 cells on the floor, at (0.07, -0.05): inside a top triangle, 7 cm or more from any
@@ -42,7 +47,7 @@ Rest rest_on_slab(const Shape& shape, const Quaternion& q, bool surface, const s
   const auto mesh = scene::box_tet_mesh(Vec3{{-0.2, -0.2, 0}}, Vec3{{0.2, 0.2, kTop}}, 2, 2, 1);
   const scene::DeformableBody slab =
       scene::add_deformable_body(sys, mesh, 500.0, MaterialModel::kStableNeoHookean, ElasticParameters{1e5, 0.3});
-  const double drop = kTop + lowest_offset(shape) + 0.002;
+  const double drop = kTop + lowest_offset(shape, q) + 0.002;
   const Index body = sys.add_body(make_spatial_inertia(kMass, Vec3{{0, 0, 0}}, 1e-4 * identity3()),
                                   Vec3{{0.07, -0.05, drop}}, q, "shape");
   constraints::ContactConstraint lower({}, "floor"), upper({}, "slab");
@@ -60,7 +65,7 @@ Rest rest_on_slab(const Shape& shape, const Quaternion& q, bool surface, const s
   if (!run.ok) return out;
   model::SystemState st;
   sys.evaluate_state(run.state.t, run.state.q, run.state.u, st);
-  out.height = st.bodies[static_cast<std::size_t>(body)].x[2] - lowest_offset(shape);
+  out.height = st.bodies[static_cast<std::size_t>(body)].x[2] - lowest_offset(shape, q);
   // The top face's height under the shape: the top triangle's plane through its deformed nodes.
   const Vec3 c = st.bodies[static_cast<std::size_t>(body)].x;
   for (const auto& t : scene::boundary_triangles(mesh).triangles) {
@@ -87,8 +92,8 @@ Rest rest_on_slab(const Shape& shape, const Quaternion& q, bool surface, const s
   return out;
 }
 
-TEST(ShapeOnSurface, SpheresCapsulesAndBoxesRestOnAnFemFaceBetweenItsNodes) {
-  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 1200 steps of an FEM slab";
+TEST(ShapeOnSurface, SpheresCapsulesBoxesAndCylindersRestOnAnFemFaceBetweenItsNodes) {
+  if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 2000 steps of an FEM slab";
   const double kPi = 3.14159265358979323846;
   const struct {
     const char* name;
@@ -98,6 +103,8 @@ TEST(ShapeOnSurface, SpheresCapsulesAndBoxesRestOnAnFemFaceBetweenItsNodes) {
       {"sphere", Shape{ShapeType::kSphere, {0.03, 0, 0}}, quat_identity()},
       {"capsule", Shape{ShapeType::kCapsule, {0.02, 0.03, 0}}, quat_from_axis_angle(Vec3{{0, 1, 0}}, kPi / 2)},
       {"box", Shape{ShapeType::kBox, {0.03, 0.02, 0.01}}, quat_from_axis_angle(Vec3{{0, 0, 1}}, 0.4)},
+      {"standing cylinder", Shape{ShapeType::kCylinder, {0.03, 0.02, 0}}, quat_identity()},
+      {"lying cylinder", Shape{ShapeType::kCylinder, {0.02, 0.03, 0}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, kPi / 2)},
   };
   for (const auto& c : cases) {
     const Rest on = rest_on_slab(c.shape, c.q, true, c.name);

@@ -1,5 +1,5 @@
 /// @file
-/// @brief Contacts between an analytic shape (sphere, capsule, box) and the faces and edges of a
+/// @brief Contacts between an analytic shape (sphere, capsule, box, cylinder) and the faces and edges of a
 /// triangle surface: a sphere or a capsule tool pressed between the vertices of a coarse FEM
 /// boundary, a box corner or edge pushed into a soft body's face or across its sharp edge.
 ///
@@ -21,9 +21,13 @@
 ///   lies in the box edge's normal cone and, reversed, in the surface edge's (so that edge is
 ///   convex there: a valley is never nearest). Segments meet no flat edge (faces within 1
 ///   degree): there an end is nearest, or the whole segment lying parallel.
-/// A point feature against a surface vertex is the vertex's contact. Half-spaces need none of
-/// this (a face's deepest point in a half-space is a vertex), and a cylinder's rims are not
-/// covered: such a shape touches the surface at its vertices only.
+/// A cylinder is its rims and its side: four fixed points per rim (radius 0, a cap lying on a
+/// face) and, per face, the rim point nearest it (its support point toward the face) as point
+/// features against faces; the rim point and edge point nearest each other (the rim's angle by
+/// min_over_angle()) against convex edges, under the box edges' cone rule with the rim point's
+/// cone (its cap's normal and its radial direction); the axis with the radius against edges as
+/// a capsule's. A point feature against a surface vertex is the vertex's contact. Half-spaces
+/// need none of this (a face's deepest point in a half-space is a vertex).
 #pragma once
 
 #include <array>
@@ -76,8 +80,8 @@ struct ShapeSurfaceContact {
   double gap = 0.0;
 };
 
-/// True for the shape types shape_surface_contacts() finds face and edge contacts for (sphere,
-/// capsule, box).
+/// True for the shape types shape_surface_contacts() finds face and edge contacts for (all but
+/// the half-space).
 bool has_shape_surface_contacts(ShapeType type);
 
 /// Appends to @p out the face and edge contacts (see the file comment) between @p shape at

@@ -115,6 +115,65 @@ TEST(Mapping, FrameJacobianMatchesFiniteDifferencesOnTheManifold) {
   EXPECT_TRUE(matrices_agree(a, (dense(Jp) - dense(Jm)) * u / (2 * h), 1e-6, "frame Jdot u"));
 }
 
+// A chain body -> frame -> frame -> frame -> point: the composed frame's pose is the chain's,
+// its J the parent's shifted by the world offsets ([I, -[d]; 0, I] per link, notes eq. 0.41),
+// and the point on it moves as a rigid point of the body (J against finite differences).
+TEST(Mapping, FramesInFramesAndPointsOnThemComposeToTheirBody) {
+  Scene sc;
+  const BodyFrame f1{sc.b0, Vec3{{0.3, -0.2, 0.5}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, 0.3)};
+  const Vec3 p2{{0.1, 0.4, -0.2}}, p3{{-0.3, 0.05, 0.2}}, tip{{0.02, -0.07, 0.11}};
+  const Quaternion r2 = quat_from_axis_angle(Vec3{{0, 1, 0}}, -0.7),
+                   r3 = quat_from_axis_angle(Vec3{{0.6, 0, 0.8}}, 1.1);
+  const BodyFrame f2 = frame_in_frame(f1, p2, r2), f3 = frame_in_frame(f2, p3, r3);
+  const FrameMapping frames(sc.sys, {f1, f2, f3});
+  std::mt19937 rng(9);
+  Eigen::VectorXd q, u;
+  test::random_state(sc.sys, rng, q, u);
+  Eigen::VectorXd x;
+  frames.apply(q, x);
+  // Poses: each link's origin and orientation in its parent's frame.
+  auto origin = [&](int k) { return Vec3{{x[7 * k], x[7 * k + 1], x[7 * k + 2]}}; };
+  auto orientation = [&](int k) { return Quaternion{x[7 * k + 3], Vec3{{x[7 * k + 4], x[7 * k + 5], x[7 * k + 6]}}}; };
+  const Vec3 o2 = origin(0) + rotate(orientation(0), p2), o3 = origin(1) + rotate(orientation(1), p3);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(origin(1)[c], o2[c], 1e-14);
+    EXPECT_NEAR(origin(2)[c], o3[c], 1e-14);
+  }
+  const Quaternion q2 = orientation(0) * r2, q3 = orientation(1) * r3;
+  EXPECT_NEAR(std::abs(dot(orientation(1).v, q2.v) + orientation(1).s * q2.s), 1.0, 1e-14);
+  EXPECT_NEAR(std::abs(dot(orientation(2).v, q3.v) + orientation(2).s * q3.s), 1.0, 1e-14);
+  // Twists: J(f_k+1) = [I, -[d]; 0, I] J(f_k), d the world offset of the origins.
+  CsrMatrix J;
+  frames.jacobian(q, J);
+  const Eigen::MatrixXd D = dense(J);
+  for (int k = 0; k < 2; ++k) {
+    const Vec3 d = origin(k + 1) - origin(k);
+    Eigen::MatrixXd S = Eigen::MatrixXd::Identity(6, 6);
+    S(0, 4) = d[2];
+    S(0, 5) = -d[1];
+    S(1, 3) = -d[2];
+    S(1, 5) = d[0];
+    S(2, 3) = d[1];
+    S(2, 4) = -d[0];
+    EXPECT_TRUE(matrices_agree(D.middleRows(6 * (k + 1), 6), S * D.middleRows(6 * k, 6), 1e-13, "shifted twist"));
+  }
+  // A point on the last frame: at its origin plus its rotated coordinates, J by finite differences.
+  const PointMapping point(sc.sys, {frame_point(f3, tip)});
+  Eigen::VectorXd y;
+  point.apply(q, y);
+  const Vec3 expect = origin(2) + rotate(orientation(2), tip);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(y[c], expect[c], 1e-14);
+  CsrMatrix Jp;
+  point.jacobian(q, Jp);
+  EXPECT_TRUE(matrices_agree(dense(Jp), fd_mapping_jacobian(point, q), 1e-7, "point on a frame in frames"));
+  const Vec3 arm = rotate(orientation(2), tip);
+  Eigen::Matrix3d skew;
+  skew << 0, -arm[2], arm[1], arm[2], 0, -arm[0], -arm[1], arm[0], 0;
+  EXPECT_TRUE(matrices_agree(dense(Jp).leftCols(6), D.block(12, 0, 3, 6) - skew * D.block(15, 0, 3, 6), 1e-13,
+                             "the point's J from the frame's twist"));
+  EXPECT_SINEW_ERROR(frame_in_frame(f1, p2, Quaternion{2.0, Vec3{{0, 0, 0}}}), "frame_in_frame", "unit quaternion");
+}
+
 TEST(Mapping, SubsetSelectsComponents) {
   Scene sc;
   const SubsetMapping m(sc.sys, {sc.p[2]}, {sc.b1});

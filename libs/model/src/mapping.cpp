@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/linalg/assembly.hpp"
 #include "sinew/model/mechanical_system.hpp"
@@ -74,6 +75,16 @@ void SubsetMapping::do_jacobian_rate_times(const SystemState& /*s*/, Eigen::Vect
 // ---- points ----
 
 MappedPoint rigid_point(Index b, const Vec3& local) { return MappedPoint{WeightedPoint{body_point(b, local), 1.0}}; }
+
+BodyFrame frame_in_frame(const BodyFrame& parent, const Vec3& p, const Quaternion& r) {
+  require(std::abs(norm(r) - 1.0) <= 1e-9,
+          "frame_in_frame: the orientation must be a unit quaternion, its norm is " + number_text(norm(r)));
+  return BodyFrame{parent.body, parent.p + rotate(parent.r, p), parent.r * r};
+}
+
+MappedPoint frame_point(const BodyFrame& frame, const Vec3& local) {
+  return rigid_point(frame.body, frame.p + rotate(frame.r, local));
+}
 
 MappedPoint barycentric_point(const std::vector<Index>& particles, const std::vector<double>& weights) {
   require(particles.size() == weights.size() && !particles.empty(),

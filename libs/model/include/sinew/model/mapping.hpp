@@ -115,6 +115,17 @@ struct BodyFrame {
   Quaternion r;  ///< frame orientation relative to the body (unit)
 };
 
+/// A chain body -> frame -> frame as one frame of the body: the frame with origin @p p and
+/// orientation @p r in @p parent's coordinates is the frame (parent.p + R(parent.r) p,
+/// parent.r r) of parent's body. Its twist is the parent frame's shifted by the world offset d
+/// between the origins, [I, -[d]; 0, I] (mechanics notes eq. 0.41), which FrameMapping's J of the
+/// composed frame is. @throws sinew::Error unless @p r is unit within 1e-9.
+BodyFrame frame_in_frame(const BodyFrame& parent, const Vec3& p, const Quaternion& r);
+
+/// A chain body -> frame -> point as one rigid point: the point at @p local in @p frame's
+/// coordinates, fixed in its body at frame.p + R(frame.r) local (a marker on a tool frame).
+MappedPoint frame_point(const BodyFrame& frame, const Vec3& local);
+
 /// Frames fixed in bodies (joint frames): x = 7 per frame (origin x_b + R p, then the quaternion
 /// q_b r), velocity = the frame's world twist (v + w x R p, w), J rows [I, -[R p]; 0, I], and
 /// Jdot u = (w x (w x R p), 0) (mechanics notes sec. 0.22, eq. 0.41-0.42).

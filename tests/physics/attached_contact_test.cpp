@@ -25,7 +25,9 @@ namespace {
 
 using constraints::BlockKind;
 using integrators::ContactStep;
+using integrators::ContactStepOptions;
 using integrators::State;
+using integrators::StepFactor;
 
 // The hard rows x_k - sum_j w_j x_j = 0 of a barycentric attachment, written here on their own:
 // the full-system reference of the reduction.
@@ -53,8 +55,10 @@ class BarycentricRows final : public constraints::Constraint {
   std::vector<double> w_;
 };
 
-std::unique_ptr<ContactStep> newton_step(Backend& backend) {
-  return std::make_unique<ContactStep>(contact_test::make_contact_solver("newton_fb", backend, 1e-13));
+std::unique_ptr<ContactStep> newton_step(Backend& backend, StepFactor factor = StepFactor::kAuto) {
+  ContactStepOptions options;
+  options.factor = factor;
+  return std::make_unique<ContactStep>(contact_test::make_contact_solver("newton_fb", backend, 1e-13), options);
 }
 
 // A triangle of three free particles carrying a fourth inside it (barycentric), thrown sideways
@@ -162,13 +166,16 @@ INSTANTIATE_TEST_SUITE_P(Schemes, ReducedContactSchemes, ::testing::Values(0, 1,
 // attachments differently (exact placement against rows linearized at the start of the step),
 // so their trajectories agree to O(h): the largest gap along the swing must halve with the step.
 struct PendulumRun {
-  double gap = 0.0;      // largest position difference, reduced vs rows, over the run
-  double tip_min = 1.0;  // lowest height of the tip (reduced)
-  int touching = 0;      // reduced steps with the tip in contact
-  Eigen::VectorXd q;     // the reduced run's final positions
+  double gap = 0.0;                         // largest position difference, reduced vs rows, over the run
+  double tip_min = 1.0;                     // lowest height of the tip (reduced)
+  int touching = 0;                         // reduced steps with the tip in contact
+  int baraff = 0;                           // reduced steps solved on Baraff's factor
+  Eigen::VectorXd q;                        // the reduced run's final positions
+  std::vector<Eigen::VectorXd> trajectory;  // the reduced run's positions, step by step
 };
 
-PendulumRun run_pendulum(double h) {
+// The run with the reduced steps' stage 2 on @p factor.
+PendulumRun run_pendulum(double h, StepFactor factor = StepFactor::kAuto) {
   model::MechanicalSystem sys;
   sys.set_gravity(Vec3{{0, 0, -9.81}});
   const Vec3 half{{0.1, 0.02, 0.02}};
@@ -194,7 +201,7 @@ PendulumRun run_pendulum(double h) {
   red.finalize();
 
   auto backend = make_backend("serial");
-  auto red_step = newton_step(*backend), rows_step = newton_step(*backend);
+  auto red_step = newton_step(*backend, factor), rows_step = newton_step(*backend);
   State reduced{0.0, sys.initial_positions(), Eigen::VectorXd::Zero(red.num_velocities())};
   State rows{0.0, sys.initial_positions(), sys.initial_velocities()};
   PendulumRun run;
@@ -208,6 +215,8 @@ PendulumRun run_pendulum(double h) {
       break;
     }
     if (rr.contacts > 0) ++run.touching;
+    if (rr.baraff) ++run.baraff;
+    run.trajectory.push_back(reduced.q);
     run.tip_min = std::min(run.tip_min, reduced.q[z]);
     run.gap = std::max(run.gap, (reduced.q - rows.q).cwiseAbs().maxCoeff());
   }
@@ -230,6 +239,23 @@ TEST(ReducedContact, AttachedToAttachedWithAHingeAndContactConvergesToTheJointRo
   EXPECT_LT(coarse.gap, 2e-4);
   EXPECT_GT(coarse.gap, 1e-8) << "the two discretizations differ";
   EXPECT_LT(fine.gap, 0.65 * coarse.gap) << "and converge to one motion";
+}
+
+// The reduced pendulum's joint graph (the hinge; the weld and the tip are eliminated) is a
+// forest: its stage 2 on Baraff's factor, the contact auxiliary, gives the sparse solve's
+// trajectory.
+TEST(ReducedContact, BaraffsFactorOnAReducedSystemGivesTheSparseTrajectory) {
+  const PendulumRun baraff = run_pendulum(2e-3, StepFactor::kBaraff), sparse = run_pendulum(2e-3, StepFactor::kSparse);
+  ASSERT_EQ(baraff.trajectory.size(), sparse.trajectory.size());
+  EXPECT_EQ(baraff.baraff, static_cast<int>(baraff.trajectory.size())) << "every step on Baraff's factor";
+  EXPECT_EQ(sparse.baraff, 0);
+  EXPECT_GT(baraff.touching, 20);
+  double gap = 0.0;
+  for (std::size_t k = 0; k < baraff.trajectory.size(); ++k)
+    gap = std::max(gap, (baraff.trajectory[k] - sparse.trajectory[k]).cwiseAbs().maxCoeff());
+  std::printf("[ reduced ] pendulum on Baraff's factor against the sparse solve: largest gap %.3e over %zu steps\n",
+              gap, baraff.trajectory.size());
+  EXPECT_LT(gap, 1e-9);
 }
 
 // Sec. 0.20: one row G on attached points, G' = G T is a row vector g_j per master component, and

@@ -316,8 +316,12 @@ TEST(SurfaceContact, SpheresCapsulesBoxesAndCylindersTouchTheFacesAndEdgesOfASur
   for (int trial = 0; trial < 16; ++trial) {
     model::MechanicalSystem sys;
     for (int j = 0; j <= 6; ++j)
-      for (int i = 0; i <= 6; ++i)
-        sys.add_particle(0.1, Vec3{{0.05 * i, 0.05 * j, 0.02 * uni(rng)}}, "", Vec3{{uni(rng), uni(rng), uni(rng)}});
+      for (int i = 0; i <= 6; ++i) {
+        // One draw per statement: the same numbers whatever order a compiler evaluates arguments in.
+        const Vec3 x{{0.05 * i, 0.05 * j, 0.02 * uni(rng)}};
+        const Vec3 v{{uni(rng), uni(rng), uni(rng)}};
+        sys.add_particle(0.1, x, "", v);
+      }
     std::vector<std::array<Index, 3>> grid;
     for (Index j = 0; j < 6; ++j)
       for (Index i = 0; i < 6; ++i) {
@@ -328,23 +332,19 @@ TEST(SurfaceContact, SpheresCapsulesBoxesAndCylindersTouchTheFacesAndEdgesOfASur
     const Shape& shape = shapes[trial % 4];
     const Quaternion q = testing::random_rotation(rng);
     const Vec3 at{{0.1 + 0.1 * uni(rng), 0.1 + 0.1 * uni(rng), 0.0}};
-    // Lowered until the shape's deepest contact is 1-3 mm above the surface.
+    // Lowered by 0.5 mm steps until the shape's deepest contact is within 3 mm of the surface.
     ContactOptions options;
     options.margin = 0.01;
     const model::SystemState s0 = state_of(sys);
-    double height = 0.2;
-    for (int it = 0; it < 200; ++it) {
+    const std::vector<Vec3> x0(s0.x.begin(), s0.x.begin() + 49);
+    double height = 0.15;
+    for (int it = 0; it < 400; ++it, height -= 5e-4) {
       std::vector<ShapeSurfaceContact> found;
-      std::vector<Vec3> x(s0.x.begin(), s0.x.begin() + 49);
-      shape_surface_contacts(shape, Pose{rotation_matrix(q), at + Vec3{{0, 0, height}}}, x.data(), SurfaceEdges(grid),
-                             1.0, found);
+      shape_surface_contacts(shape, Pose{rotation_matrix(q), at + Vec3{{0, 0, height}}}, x0.data(), SurfaceEdges(grid),
+                             options.margin, found);
       double least = 1e300;
       for (const auto& c : found) least = std::min(least, c.gap);
-      if (found.empty() || least > 0.003) {
-        height -= found.empty() ? 0.01 : least - 0.001 - 0.002 * uni(rng);
-        continue;
-      }
-      break;
+      if (least <= 0.003) break;
     }
     sys.add_body(box_inertia(0.5, Vec3{{0.03, 0.03, 0.03}}), at + Vec3{{0, 0, height}}, q, "tool",
                  Vec3{{0.1, -0.2, 0.3}}, Vec3{{0.5, -0.3, 0.2}});
@@ -378,6 +378,49 @@ TEST(SurfaceContact, SpheresCapsulesBoxesAndCylindersTouchTheFacesAndEdgesOfASur
     EXPECT_LT(normal_rows_fd_error(fixed, sys, sys.initial_positions()), 1e-6) << "trial " << trial;
   }
   EXPECT_GT(blocks, 12);
+}
+
+TEST(SurfaceContact, PointsTouchingSurfacesMeetTheirNearestTriangles) {
+  // Loose particles (a cloth's, say) above a tilted moving rigid box's mesh: added with
+  // touch_surfaces, each within the margin touches the box's nearest triangle (brute force), with
+  // rows on both sides; added without, they touch nothing (the box is no collider).
+  const Vec3 h{{0.2, 0.15, 0.1}};
+  model::MechanicalSystem sys;
+  const Quaternion q = quat_from_axis_angle(Vec3{{0.6, 0.8, 0}}, 0.1);
+  sys.add_body(box_inertia(3.0, h), Vec3{{0, 0, 0}}, q, "base", Vec3{{0.1, 0, -0.2}}, Vec3{{0.3, -0.1, 0.2}});
+  const Mat3 R = rotation_matrix(q);
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  for (int i = 0; i < 40; ++i) {
+    const Vec3 x = R * Vec3{{0.25 * uni(rng), 0.2 * uni(rng), 0.1 + 0.012 + 0.01 * uni(rng)}};
+    const Vec3 v{{uni(rng), uni(rng), uni(rng)}};
+    sys.add_particle(0.01, x, "", v);
+  }
+  ContactOptions options;
+  options.margin = 0.015;
+  ContactConstraint touching(options), apart(options);
+  for (ContactConstraint* c : {&touching, &apart}) c->add_surface(rigid_box(sys, 0, h), kBoxTriangles);
+  touching.add_points(particles(sys, 0, 40), 0, true);
+  apart.add_points(particles(sys, 0, 40));
+  touching.check(sys);
+  const model::SystemState s = state_of(sys);
+  std::vector<double> expected;
+  std::vector<Vec3> corners;
+  for (const Vec3& c : box_corners(h)) corners.push_back(R * c);
+  for (Index i = 0; i < 40; ++i) {
+    double d2 = 1e300;
+    for (const auto& t : kBoxTriangles)
+      d2 = std::min(
+          d2, closest_point_triangle(s.x[static_cast<std::size_t>(i)], corners[t[0]], corners[t[1]], corners[t[2]])
+                  .distance_squared);
+    if (std::sqrt(d2) < options.margin) expected.push_back(std::sqrt(d2));
+  }
+  ASSERT_GT(expected.size(), 10u);
+  const ConstraintRows rows = rows_at(touching, sys, sys.initial_positions(), sys.initial_velocities());
+  ASSERT_EQ(rows.blocks.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(rows.phi[3 * k], expected[k], 1e-12);
+  EXPECT_LT(normal_rows_fd_error(touching, sys, sys.initial_positions()), 1e-6);
+  EXPECT_EQ(rows_at(apart, sys, sys.initial_positions(), sys.initial_velocities()).blocks.size(), 0u);
 }
 
 TEST(SurfaceContact, BadSurfacesAreRefusedByName) {

@@ -152,13 +152,21 @@ void ContactConstraint::add_particles(Index first, Index count, Index material) 
   particle_sets_.push_back(PointSet{first, count, nullptr, material});
 }
 
-void ContactConstraint::add_points(std::shared_ptr<const model::MappedPoints> points, Index material) {
+void ContactConstraint::add_points(std::shared_ptr<const model::MappedPoints> points, Index material,
+                                   bool touch_surfaces) {
   require(points != nullptr && material >= 0, name_ + ": add_points needs points and a material >= 0");
+  if (touch_surfaces) register_surface(points, {}, material, false, true);
   mapped_sets_.push_back(PointSet{0, points->size(), std::move(points), material});
 }
 
 Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> vertices,
                                      std::vector<std::array<Index, 3>> triangles, Index material, bool self_contact) {
+  return register_surface(std::move(vertices), std::move(triangles), material, self_contact, false);
+}
+
+Index ContactConstraint::register_surface(std::shared_ptr<const model::MappedPoints> vertices,
+                                          std::vector<std::array<Index, 3>> triangles, Index material,
+                                          bool self_contact, bool every_vertex) {
   const std::string what = name_ + ": surface " + std::to_string(surfaces_.size());
   require(vertices != nullptr && material >= 0, what + ": add_surface needs vertices and a material >= 0");
   const Index n = vertices->size();
@@ -178,7 +186,7 @@ Index ContactConstraint::add_surface(std::shared_ptr<const model::MappedPoints> 
   for (Index v = 0; v < n; ++v) {
     w.mesh.vertex_body.push_back(body);
     w.points.push_back(&vertices->points()[static_cast<std::size_t>(v)]);
-    if (on_triangle[static_cast<std::size_t>(v)] != 0) w.queries.push_back(offset + v);
+    if (every_vertex || on_triangle[static_cast<std::size_t>(v)] != 0) w.queries.push_back(offset + v);
   }
   w.mesh.bodies = body + 1;
   w.self_contact.push_back(self_contact ? 1 : 0);

@@ -177,7 +177,8 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
       for (Index i : d.fixed) s.system->fix_particle(first + i);
       if (s.contact && d.contact) {
         // Its vertices touch obstacles and analytic colliders; a solid's boundary also touches
-        // the other surfaces (a cloth's open, two-sided sheet has no inside for that test).
+        // the other surfaces, a cloth's vertices their triangles (its open, two-sided sheet has
+        // no inside for a surface's test).
         if (d.collision_surface) {
           // The embedded surface's points (contact points through the mapping, G = G_x J) and
           // triangles stand for the body in every contact.
@@ -191,11 +192,13 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
               std::make_shared<model::MappedPoints>(*s.system, std::move(embedded), d.name + " collision surface");
           s.contact->add_points(points, d.material);
           s.contact->add_surface(points, d.collision_surface->triangles, d.material, d.self_contact);
+        } else if (d.membrane) {
+          // A cloth's particles touch the other bodies' surfaces too (a cloth on a soft or a mesh body).
+          s.contact->add_points(particle_surface(*s.system, first, d.triangles, d.name).vertices, d.material, true);
         } else {
           s.contact->add_particles(first, count, d.material);
-          if (!d.membrane)
-            add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material,
-                        d.self_contact);
+          add_surface(*s.contact, particle_surface(*s.system, first, boundary_triangles(d.tets), d.name), d.material,
+                      d.self_contact);
         }
       }
     } catch (const Error& e) {

@@ -114,8 +114,11 @@ class ContactConstraint final : public Constraint {
   /// Throws sinew::Error when first or count is negative.
   void add_particles(Index first, Index count, Index material = 0);
   /// Adds the mapped points @p points (over the constrained system) as contact points against the
-  /// obstacles and the colliders. Throws sinew::Error for null points.
-  void add_points(std::shared_ptr<const model::MappedPoints> points, Index material = 0);
+  /// obstacles and the colliders, and with @p touch_surfaces also against the contact surfaces:
+  /// each point against the nearest triangle of each surface within the margin, as a surface's
+  /// vertex (a cloth's particles on a soft or a rigid mesh body; not for a surface's own
+  /// vertices, which touch the other surfaces already). Throws sinew::Error for null points.
+  void add_points(std::shared_ptr<const model::MappedPoints> points, Index material = 0, bool touch_surfaces = false);
   /// Adds a contact surface: @p triangles (vertex indices into @p vertices, counter-clockwise seen
   /// from outside) over the mapped points @p vertices (of the constrained system), of surface
   /// material @p material; returns its index. Its triangle vertices touch the other surfaces'
@@ -159,6 +162,11 @@ class ContactConstraint final : public Constraint {
     SurfaceEdges edges;
     Index material = 0;
   };
+  // Registers a surface; with @p every_vertex all its vertices query the other surfaces (a set
+  // of points without triangles), else those of its triangles.
+  Index register_surface(std::shared_ptr<const model::MappedPoints> vertices,
+                         std::vector<std::array<Index, 3>> triangles, Index material, bool self_contact,
+                         bool every_vertex);
   // The surfaces' vertex positions at @p s into the detection buffers.
   void evaluate_surfaces(const model::SystemState& s) const;
   // Face and edge contacts of the obstacles' and colliders' shapes with the surfaces.

@@ -123,45 +123,35 @@ class Finder {
   // A segment feature against the edges of the candidate triangles.
   void segment(const SegmentFeature& f) {
     const Vec3 da = v3::sub(f.b, f.a);
-    for (Index t : candidates_)
-      for (int k = 0; k < 3; ++k) {
-        const Index e = surface_.edge(t, k);
-        if (t != *surface_.edge_triangles_begin(e)) continue;
-        const std::array<Index, 2>& uw = surface_.edge_vertices(e);
-        const Vec3 &p0 = at(uw[0]), &p1 = at(uw[1]);
-        const Vec3 de = v3::sub(p1, p0);
-        const Vec3 axb = cross(da, de);
-        const double s2 = dot(axb, axb);
-        if (!(s2 > kMinSin2 * dot(da, da) * dot(de, de))) continue;
-        const EdgeEdgeResult r = closest_points_segments(f.a, f.b, p0, p1);
-        if (r.s < kInterior || r.s > 1.0 - kInterior || r.t < kInterior || r.t > 1.0 - kInterior) continue;
-        // On a flat edge a segment is nearest at an end (or all along, lying parallel): the ends'.
-        if (flat(e)) continue;
-        Vec3 normal;
-        double gap;
-        if (f.radius > 0.0) {
-          const Vec3 u = v3::sub(r.closest_p, r.closest_q);
-          if (!in_edge_region(r.closest_p, u, e)) continue;
-          normal = v3::scale(-1.0 / norm(u), u);
-          gap = norm(u) - f.radius;
-        } else {
-          // The normal +-(e_box x e_edge) in the box edge's normal cone and, reversed, in the
-          // surface edge's (which a concave edge does not have).
-          normal = v3::scale(1.0 / std::sqrt(s2), axb);
-          if (dot(normal, f.cone.pseudo_normal()) < 0.0) normal = v3::neg(normal);
-          if (!f.cone.holds(normal) || !in_edge_cone(v3::neg(normal), e)) continue;
-          gap = dot(normal, v3::sub(r.closest_q, r.closest_p));
-          if (gap < -margin_) continue;
-        }
-        if (gap > margin_) continue;
-        double bary[3] = {0.0, 0.0, 0.0};
-        const std::array<Index, 3>& tri = surface_.triangles()[static_cast<std::size_t>(t)];
-        for (int i = 0; i < 3; ++i) {
-          if (tri[static_cast<std::size_t>(i)] == uw[0]) bary[i] = 1.0 - r.t;
-          if (tri[static_cast<std::size_t>(i)] == uw[1]) bary[i] = r.t;
-        }
-        push(t, bary, v3::madd(r.closest_p, f.radius, normal), normal, gap);
+    for_each_candidate_edge([&](Index t, Index e, const std::array<Index, 2>& uw) {
+      const Vec3 &p0 = at(uw[0]), &p1 = at(uw[1]);
+      const Vec3 de = v3::sub(p1, p0);
+      const Vec3 axb = cross(da, de);
+      const double s2 = dot(axb, axb);
+      if (!(s2 > kMinSin2 * dot(da, da) * dot(de, de))) return;
+      const EdgeEdgeResult r = closest_points_segments(f.a, f.b, p0, p1);
+      if (r.s < kInterior || r.s > 1.0 - kInterior || r.t < kInterior || r.t > 1.0 - kInterior) return;
+      // On a flat edge a segment is nearest at an end (or all along, lying parallel): the ends'.
+      if (flat(e)) return;
+      Vec3 normal;
+      double gap;
+      if (f.radius > 0.0) {
+        const Vec3 u = v3::sub(r.closest_p, r.closest_q);
+        if (!in_edge_region(r.closest_p, u, e)) return;
+        normal = v3::scale(-1.0 / norm(u), u);
+        gap = norm(u) - f.radius;
+      } else {
+        // The normal +-(e_box x e_edge) in the box edge's normal cone and, reversed, in the
+        // surface edge's (which a concave edge does not have).
+        normal = v3::scale(1.0 / std::sqrt(s2), axb);
+        if (dot(normal, f.cone.pseudo_normal()) < 0.0) normal = v3::neg(normal);
+        if (!f.cone.holds(normal) || !in_edge_cone(v3::neg(normal), e)) return;
+        gap = dot(normal, v3::sub(r.closest_q, r.closest_p));
+        if (gap < -margin_) return;
       }
+      if (gap > margin_) return;
+      push_on_edge(t, uw, r.t, v3::madd(r.closest_p, f.radius, normal), normal, gap);
+    });
   }
 
   // A cylinder's rim (centre @p centre, cap normal @p a, radius @p r, the unit radial direction
@@ -186,37 +176,27 @@ class Finder {
       // point is found below).
       touch(PointFeature{v3::madd(centre, r, u), 0.0, rim_cone(a, u)}, t, true);
     }
-    for (Index t : candidates_)
-      for (int k = 0; k < 3; ++k) {
-        const Index e = surface_.edge(t, k);
-        if (t != *surface_.edge_triangles_begin(e)) continue;
-        const std::array<Index, 2>& uw = surface_.edge_vertices(e);
-        const Vec3 &p0 = at(uw[0]), &p1 = at(uw[1]);
-        auto point = [&](double theta) { return v3::madd(centre, r, radial(theta)); };
-        auto distance2 = [&](double theta) {
-          const Vec3 q = point(theta);
-          return closest_points_segments(q, q, p0, p1).distance_squared;
-        };
-        const double theta = detail::min_over_angle(distance2);
+    for_each_candidate_edge([&](Index t, Index e, const std::array<Index, 2>& uw) {
+      const Vec3 &p0 = at(uw[0]), &p1 = at(uw[1]);
+      auto point = [&](double theta) { return v3::madd(centre, r, radial(theta)); };
+      auto distance2 = [&](double theta) {
         const Vec3 q = point(theta);
-        const EdgeEdgeResult pair = closest_points_segments(q, q, p0, p1);
-        if (pair.t < kInterior || pair.t > 1.0 - kInterior || !(pair.distance_squared > 0.0)) continue;
-        if (flat(e)) continue;
-        // The normal along the closest points, out of the rim's cone side (negative gap: crossed).
-        const Cone cone = rim_cone(a, radial(theta));
-        Vec3 normal = v3::scale(1.0 / std::sqrt(pair.distance_squared), v3::sub(pair.closest_q, q));
-        if (dot(normal, cone.pseudo_normal()) < 0.0) normal = v3::neg(normal);
-        if (!cone.holds(normal) || !in_edge_cone(v3::neg(normal), e)) continue;
-        const double gap = dot(normal, v3::sub(pair.closest_q, q));
-        if (gap < -margin_ || gap > margin_) continue;
-        double bary[3] = {0.0, 0.0, 0.0};
-        const std::array<Index, 3>& tri = surface_.triangles()[static_cast<std::size_t>(t)];
-        for (int i = 0; i < 3; ++i) {
-          if (tri[static_cast<std::size_t>(i)] == uw[0]) bary[i] = 1.0 - pair.t;
-          if (tri[static_cast<std::size_t>(i)] == uw[1]) bary[i] = pair.t;
-        }
-        push(t, bary, q, normal, gap);
-      }
+        return closest_points_segments(q, q, p0, p1).distance_squared;
+      };
+      const double theta = detail::min_over_angle(distance2);
+      const Vec3 q = point(theta);
+      const EdgeEdgeResult pair = closest_points_segments(q, q, p0, p1);
+      if (pair.t < kInterior || pair.t > 1.0 - kInterior || !(pair.distance_squared > 0.0)) return;
+      if (flat(e)) return;
+      // The normal along the closest points, out of the rim's cone side (negative gap: crossed).
+      const Cone cone = rim_cone(a, radial(theta));
+      Vec3 normal = v3::scale(1.0 / std::sqrt(pair.distance_squared), v3::sub(pair.closest_q, q));
+      if (dot(normal, cone.pseudo_normal()) < 0.0) normal = v3::neg(normal);
+      if (!cone.holds(normal) || !in_edge_cone(v3::neg(normal), e)) return;
+      const double gap = dot(normal, v3::sub(pair.closest_q, q));
+      if (gap < -margin_ || gap > margin_) return;
+      push_on_edge(t, uw, pair.t, q, normal, gap);
+    });
   }
 
  private:
@@ -272,6 +252,29 @@ class Finder {
   bool flat(Index e) const {
     const Index *first = surface_.edge_triangles_begin(e), *last = surface_.edge_triangles_end(e);
     return last - first == 2 && dot(face_normal(first[0]), face_normal(first[1])) > kCosFlat;
+  }
+
+  // Calls f(t, e, (u, w)) for each edge e = (u, w) of the candidate triangles, from its first
+  // triangle t (so once).
+  template <class F>
+  void for_each_candidate_edge(F&& f) const {
+    for (Index t : candidates_)
+      for (int k = 0; k < 3; ++k) {
+        const Index e = surface_.edge(t, k);
+        if (t == *surface_.edge_triangles_begin(e)) f(t, e, surface_.edge_vertices(e));
+      }
+  }
+
+  // A contact at the point (1 - s) x_u + s x_w of edge (u, w), as weights on triangle t.
+  void push_on_edge(Index t, const std::array<Index, 2>& uw, double s, const Vec3& shape_point, const Vec3& normal,
+                    double gap) {
+    double bary[3] = {0.0, 0.0, 0.0};
+    const std::array<Index, 3>& tri = surface_.triangles()[static_cast<std::size_t>(t)];
+    for (int i = 0; i < 3; ++i) {
+      if (tri[static_cast<std::size_t>(i)] == uw[0]) bary[i] = 1.0 - s;
+      if (tri[static_cast<std::size_t>(i)] == uw[1]) bary[i] = s;
+    }
+    push(t, bary, shape_point, normal, gap);
   }
 
   // True when direction m (perpendicular to edge e) lies in the cone of e's faces' normals:

@@ -77,6 +77,15 @@ void expect_consistent(const HeightField& f, const std::vector<ShapeSurfaceConta
   }
 }
 
+// The least gap of the contacts of @p shape at @p pose with @p f (each checked consistent).
+double least_contact_gap(const Shape& shape, const Pose& pose, const HeightField& f, double margin) {
+  const auto found = contacts(shape, pose, f, margin);
+  expect_consistent(f, found);
+  double best = 1e300;
+  for (const auto& c : found) best = std::min(best, c.gap);
+  return best;
+}
+
 TEST(SurfaceEdges, EachEdgeOnceWithItsTriangles) {
   const SurfaceEdges e({{0, 1, 2}, {0, 2, 3}});
   ASSERT_EQ(e.size(), 5);
@@ -267,10 +276,7 @@ TEST(ShapeSurfaceContacts, BoxesAboveABumpySurfaceFindTheLeastDistance) {
     const double least = std::min({corner_face, edge_edge, at_vertex});
     if (!(least <= margin)) continue;
     ++checked;
-    const auto found = contacts(box, pose, f, margin);
-    expect_consistent(f, found);
-    double best = 1e300;
-    for (const auto& c : found) best = std::min(best, c.gap);
+    const double best = least_contact_gap(box, pose, f, margin);
     EXPECT_NEAR(std::min(best, at_vertex), least, 1e-12) << "trial " << trial;
     if (best < at_vertex - 1e-12) (corner_face <= edge_edge ? by_corner : by_edge) += 1;
   }
@@ -354,10 +360,7 @@ TEST(ShapeSurfaceContacts, CylindersAboveABumpySurfaceFindTheLeastDistance) {
     const double least = std::min({rim, side, at_vertex});
     if (!(least <= margin)) continue;
     ++checked;
-    const auto found = contacts(cylinder, pose, f, margin);
-    expect_consistent(f, found);
-    double best = 1e300;
-    for (const auto& c : found) best = std::min(best, c.gap);
+    const double best = least_contact_gap(cylinder, pose, f, margin);
     EXPECT_NEAR(std::min(best, at_vertex), least, 1e-9) << "trial " << trial;
     if (best < at_vertex - 1e-9) (rim <= side ? by_rim : by_side) += 1;
   }

@@ -177,17 +177,26 @@ TEST(SurfaceContact, ParticlesOnARigidMeshMatchABruteForceNearestTriangleOracle)
   EXPECT_EQ(fd_checked, 20);
 }
 
+// Two moving cubes of half extent kCubeHalf, the lower (body 0) turned 45 degrees about x (an
+// edge up, along x), the upper (body 1) 45 degrees about y (an edge down, along y), their edges
+// crossing 3 mm apart; returns that gap.
+const Vec3 kCubeHalf{{0.1, 0.1, 0.1}};
+double add_crossed_cubes(model::MechanicalSystem& sys) {
+  const double ridge = 0.1 * std::sqrt(2.0), gap = 0.003;
+  sys.add_body(box_inertia(1.0, kCubeHalf), Vec3{{0, 0, 0}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, kPi / 4), "lower",
+               Vec3{{0.1, 0, 0}}, Vec3{{0, 0.3, 0.1}});
+  sys.add_body(box_inertia(1.0, kCubeHalf), Vec3{{0.01, -0.02, 2 * ridge + gap}},
+               quat_from_axis_angle(Vec3{{0, 1, 0}}, kPi / 4), "upper", Vec3{{0, 0.2, -0.1}}, Vec3{{0.4, 0, -0.2}});
+  return gap;
+}
+
 TEST(SurfaceContact, ASharpEdgeAcrossASharpEdge) {
   // Two cubes, the lower turned 45 degrees about x (an edge up, along x), the upper 45 degrees
   // about y (an edge down, along y), 3 mm apart: one edge-edge contact between the edges'
   // middles, normal -z (out of the upper, later surface toward the lower's edge).
   model::MechanicalSystem sys;
-  const Vec3 h{{0.1, 0.1, 0.1}};
-  const double ridge = 0.1 * std::sqrt(2.0), gap = 0.003;
-  sys.add_body(box_inertia(1.0, h), Vec3{{0, 0, 0}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, kPi / 4), "lower",
-               Vec3{{0.1, 0, 0}}, Vec3{{0, 0.3, 0.1}});
-  sys.add_body(box_inertia(1.0, h), Vec3{{0.01, -0.02, 2 * ridge + gap}},
-               quat_from_axis_angle(Vec3{{0, 1, 0}}, kPi / 4), "upper", Vec3{{0, 0.2, -0.1}}, Vec3{{0.4, 0, -0.2}});
+  const Vec3 h = kCubeHalf;
+  const double gap = add_crossed_cubes(sys);
   ContactConstraint c;
   c.add_surface(rigid_box(sys, 0, h), kBoxTriangles);
   c.add_surface(rigid_box(sys, 1, h), kBoxTriangles);
@@ -212,12 +221,8 @@ TEST(SurfaceContact, ASharpEdgeAcrossASharpEdgeOfTheSameSurfaceWithSelfContact) 
   // The two crossed cubes of the previous test as one surface (two parts of one body folded onto
   // itself): with self-contact the edges meet as between two surfaces; without, nothing.
   model::MechanicalSystem sys;
-  const Vec3 h{{0.1, 0.1, 0.1}};
-  const double ridge = 0.1 * std::sqrt(2.0), gap = 0.003;
-  sys.add_body(box_inertia(1.0, h), Vec3{{0, 0, 0}}, quat_from_axis_angle(Vec3{{1, 0, 0}}, kPi / 4), "lower",
-               Vec3{{0.1, 0, 0}}, Vec3{{0, 0.3, 0.1}});
-  sys.add_body(box_inertia(1.0, h), Vec3{{0.01, -0.02, 2 * ridge + gap}},
-               quat_from_axis_angle(Vec3{{0, 1, 0}}, kPi / 4), "upper", Vec3{{0, 0.2, -0.1}}, Vec3{{0.4, 0, -0.2}});
+  const Vec3 h = kCubeHalf;
+  const double gap = add_crossed_cubes(sys);
   std::vector<model::MappedPoint> points;
   for (Index b = 0; b < 2; ++b)
     for (const Vec3& c : box_corners(h)) points.push_back(model::rigid_point(b, c));

@@ -306,10 +306,16 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       add_point_contacts(s, set.mapped->points()[static_cast<std::size_t>(i)], mapped.x[static_cast<std::size_t>(i)],
                          set.material, out);
   }
-  if (surfaces_.empty()) return;
+  // The surfaces' positions only when some surface can touch a shape or a surface.
+  const bool with_shapes = std::any_of(obstacles_.begin(), obstacles_.end(),
+                                       [](const Obstacle& o) { return has_shape_surface_contacts(o.shape.type); }) ||
+                           std::any_of(colliders_.begin(), colliders_.end(),
+                                       [](const BodyCollider& c) { return has_shape_surface_contacts(c.shape.type); });
+  const bool between = surfaces_.size() > 1 || surface_work_->any_self_contact;
+  if (surfaces_.empty() || !(with_shapes || between)) return;
   evaluate_surfaces(s);
-  add_shape_surface_contacts(s, out);
-  if (surfaces_.size() > 1 || surface_work_->any_self_contact) add_surface_contacts(s, out);
+  if (with_shapes) add_shape_surface_contacts(s, out);
+  if (between) add_surface_contacts(s, out);
 }
 
 void ContactConstraint::evaluate_surfaces(const model::SystemState& s) const {

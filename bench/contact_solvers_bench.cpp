@@ -10,13 +10,20 @@
 //   contact_solvers_bench [--problems=DIR | --scenes=DIR] [--contacts=10,100,1000] [--peer=PATH]
 //                         [--backend=serial] [Google Benchmark flags]
 //
-// --problems: every *.hdf5 FCLIB local problem in DIR;
+// --problems: every FCLIB (*.hdf5) and Siconos (*.dat) problem in DIR, local or global (global
+// ones through their sparse local form W = H^T M^-1 H), each written as an FCLIB local file for
+// the peer; a file that cannot be read is reported as a failed run with the reason;
 // --scenes: sinew's own contact scenes (scene::benchmark_scenes(): box stack, incline block,
 // dropped cube, FEM block, chain over a box, cloth on a corner), each stepped into rich contact
 // and its last step's contact problem exported to DIR/<scene>.hdf5 (scene::export_contact_problem:
 // the chain's joints condensed out), then every *.hdf5 in DIR is benchmarked;
 // without it, generated problems of the given sizes are written to a temporary folder first:
-// a heap of contacts with W = H M^-1 H^T from random contact frames on random bodies, mu = 0.5.
+// a heap of contacts with W = H M^-1 H^T from random contact frames on random bodies, mu = 0.5,
+// once as it is and once with its off-diagonal entries perturbed by a relative 1e-3 (`_asym`: the
+// asymmetry of real problem files).
+// A solver that refuses a problem (the conjugate-residual Newton on a non-symmetric W) or a peer
+// run that fails (no JSON: out of memory, crash) is a failed run with its reason (error_occurred
+// and error_message in the JSON output), and the benchmark carries on.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -31,11 +38,13 @@
 
 #include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/constraints/contact_problem_file.hpp"
 #include "sinew/constraints/fclib_file.hpp"
 #include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace {
@@ -52,12 +61,13 @@ struct Problem {
 std::vector<std::unique_ptr<Problem>> g_problems;
 std::unique_ptr<Backend> g_backend;
 std::string g_peer;
+std::vector<std::pair<std::string, std::string>> g_unreadable;  // (file, why) of problems that could not be read
 int g_peer_memory_mb = 4096;  // address-space limit of a peer run (Siconos NSN_FB has needed > 19 GB)
 
 // A generated contact problem: n_c contacts between random pairs of 6-DOF bodies (or a body and
 // the ground), each with a random frame; W = H M^-1 H^T is symmetric positive semi-definite
 // like a real scene's Delassus operator, q mixes approaching and separating contacts.
-FclibLocalProblem generated(int contacts, unsigned seed) {
+FclibLocalProblem generated(int contacts, unsigned seed, double asymmetry) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const int bodies = std::max(2, contacts / 3);
@@ -88,21 +98,29 @@ FclibLocalProblem generated(int contacts, unsigned seed) {
     p.q[3 * c + 2] = u(rng);
   }
   p.mu = Eigen::VectorXd::Constant(contacts, 0.5);
+  for (Index i = 0; i < p.W.rows; ++i)
+    for (Index k = p.W.row_ptr[i]; k < p.W.row_ptr[i + 1]; ++k)
+      if (p.W.col_idx[k] != i) p.W.values[k] *= 1.0 + asymmetry * u(rng);
   p.info.title = "generated heap, " + std::to_string(contacts) + " contacts";
+  if (asymmetry > 0.0) p.info.title += ", off-diagonal perturbed by " + std::to_string(asymmetry);
   return p;
+}
+
+FclibLocalProblem to_fclib(const DelassusProblem& p, const std::string& title) {
+  FclibLocalProblem f;
+  f.W = p.W;
+  f.q = p.q;
+  f.mu.resize(static_cast<Eigen::Index>(p.blocks.size()));
+  for (std::size_t c = 0; c < p.blocks.size(); ++c) f.mu[static_cast<Eigen::Index>(c)] = p.blocks[c].mu;
+  f.info.title = title;
+  return f;
 }
 
 // Steps every benchmark scene into rich contact and writes its contact problem to DIR/<name>.hdf5.
 void export_scenes(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   for (scene::ContactScene& s : scene::benchmark_scenes()) {
-    const DelassusProblem local = scene::export_contact_problem(s, *g_backend);
-    FclibLocalProblem f;
-    f.W = local.W;
-    f.q = local.q;
-    f.mu.resize(static_cast<Eigen::Index>(local.blocks.size()));
-    for (std::size_t c = 0; c < local.blocks.size(); ++c) f.mu[static_cast<Eigen::Index>(c)] = local.blocks[c].mu;
-    f.info.title = s.name;
+    FclibLocalProblem f = to_fclib(scene::export_contact_problem(s, *g_backend), s.name);
     f.info.description = "sinew scene " + s.name + ", local problem of step " + std::to_string(s.rich_contact_steps) +
                          ", h = " + std::to_string(s.time_step) + " s" +
                          (s.joints.empty() ? "" : ", joints condensed out");
@@ -112,12 +130,16 @@ void export_scenes(const std::filesystem::path& dir) {
   }
 }
 
-DelassusProblem to_local(const FclibLocalProblem& f) {
-  DelassusProblem p;
-  p.W = f.W;
-  p.q = f.q;
-  for (Eigen::Index c = 0; c < f.mu.size(); ++c) p.blocks.push_back(ConstraintBlock{BlockKind::kContact, f.mu[c]});
-  return p;
+// The local problem of any problem file: global ones through the sparse W = H^T M^-1 H (FCLIB's
+// equalities as bilateral rows, which neither Siconos' fc3d solvers nor the FCLIB local file
+// take: such a problem is refused here).
+DelassusProblem read_local(const std::string& path) {
+  const ContactProblemFile file = read_contact_problem_file(path);
+  if (file.local) return to_delassus_problem(*file.local);
+  if (file.global->has_equalities())
+    throw Error(path + ": a global problem with equalities G has no pure-contact local form for the peer");
+  EigenLdltSolver mass;
+  return to_delassus(to_global_problem(*file.global), mass);
 }
 
 std::unique_ptr<ConstraintSolver> make_solver(const std::string& name) {
@@ -155,8 +177,15 @@ bool run_peer(benchmark::State& s, const std::string& solver, const Problem& p, 
     const auto at = json.find(k);
     return at == std::string::npos ? -1.0 : std::strtod(json.c_str() + at + k.size(), nullptr);
   };
-  if (json.empty())
-    return s.SkipWithError(("Siconos peer failed (exit status " + std::to_string(status) + ")").c_str()), false;
+  // A run without a status (no JSON: killed at its memory limit, a crash, a message from
+  // Siconos instead of a result) is a failure with what the peer said, not a row of -1s.
+  if (json.find("\"status\":") == std::string::npos || json.find("\"seconds\":") == std::string::npos) {
+    std::string said = json.substr(0, json.find('\n'));
+    if (said.size() > 200) said.resize(200);
+    const std::string why = "Siconos peer failed (exit status " + std::to_string(status) + ", " +
+                            (said.empty() ? std::string("no output") : "output '" + said + "'") + ")";
+    return s.SkipWithError(why.c_str()), false;
+  }
   out["seconds"] = number("seconds");
   out["error"] = number("error");
   out["iterations"] = number("iterations");
@@ -167,6 +196,10 @@ bool run_peer(benchmark::State& s, const std::string& solver, const Problem& p, 
 void register_benchmarks() {
   const bool have_peer = !g_peer.empty() && std::filesystem::exists(g_peer);
   if (!have_peer) std::printf("contact solvers: no Siconos peer at '%s': sinew's solvers only\n", g_peer.c_str());
+  for (const auto& [name, why] : g_unreadable)
+    benchmark::RegisterBenchmark(("read/" + name).c_str(), [why = why](benchmark::State& s) {
+      s.SkipWithError(why.c_str());
+    })->Iterations(1);
   for (const auto& problem : g_problems) {
     const Problem* p = problem.get();
     const std::string suffix = "/" + p->name + "/contacts:" + std::to_string(p->local.blocks.size());
@@ -179,7 +212,12 @@ void register_benchmarks() {
                                      Eigen::VectorXd r;
                                      for (auto _ : s) {
                                        r.resize(0);  // cold start, like the peer
-                                       report = solver->solve(p->local, r);
+                                       try {
+                                         report = solver->solve(p->local, r);
+                                       } catch (const Error& e) {  // e.g. CR Newton on a non-symmetric W
+                                         s.SkipWithError(e.what());
+                                         break;
+                                       }
                                      }
                                      s.counters["error"] = report.error;
                                      s.counters["iterations"] = report.iterations;
@@ -220,28 +258,37 @@ int main(int argc, char** argv) {
     export_scenes(scenes);
     dir = scenes;
   }
+  // Every problem is benchmarked from an FCLIB local file (the peer's input): files of other
+  // forms are converted into a temporary folder first.
+  const auto tmp = std::filesystem::temp_directory_path() / "sinew_contact_solvers_bench";
+  std::filesystem::create_directories(tmp);
   std::vector<std::filesystem::path> files;
   if (!dir.empty()) {
     for (const auto& e : std::filesystem::directory_iterator(dir))
-      if (e.path().extension() == ".hdf5") files.push_back(e.path());
+      if (e.path().extension() == ".hdf5" || e.path().extension() == ".dat") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     if (files.empty()) {
-      std::fprintf(stderr, "contact_solvers_bench: no *.hdf5 problems in %s\n", dir.c_str());
+      std::fprintf(stderr, "contact_solvers_bench: no *.hdf5 or *.dat problems in %s\n", dir.c_str());
       return 2;
     }
   } else {
-    const auto tmp = std::filesystem::temp_directory_path() / "sinew_contact_solvers_bench";
-    std::filesystem::create_directories(tmp);
-    for (int c : sizes) {
-      files.push_back(tmp / ("heap_" + std::to_string(c) + ".hdf5"));
-      write_fclib_local(files.back().string(), generated(c, 100 + static_cast<unsigned>(c)));
-    }
+    for (int c : sizes)
+      for (const double asymmetry : {0.0, 1e-3}) {
+        files.push_back(tmp / ("heap_" + std::to_string(c) + (asymmetry > 0.0 ? "_asym" : "") + ".hdf5"));
+        write_fclib_local(files.back().string(), generated(c, 100 + static_cast<unsigned>(c), asymmetry));
+      }
   }
   for (const auto& f : files) {
     auto p = std::make_unique<Problem>();
     p->name = f.stem().string();
-    p->path = f.string();
-    p->local = to_local(read_fclib_local(p->path));
+    try {
+      p->local = read_local(f.string());
+      p->path = (tmp / (p->name + ".local.hdf5")).string();
+      write_fclib_local(p->path, to_fclib(p->local, p->name));
+    } catch (const Error& e) {
+      g_unreadable.emplace_back(p->name, e.what());
+      continue;
+    }
     g_problems.push_back(std::move(p));
   }
   register_benchmarks();

@@ -25,6 +25,10 @@ int info_command(const std::vector<std::string>& args);
 /// `sinew sweep SWEEP --out DIR`: runs every variant of a sweep file on this machine's cores and
 /// writes DIR/summary.csv (ensemble::run_sweep); resumable.
 int sweep_command(const std::vector<std::string>& args);
+/// `sinew contact solve FILE`: solves a contact problem file (FCLIB or Siconos .dat, local or
+/// global) with a sinew solver, prints iterations, natural-map error and time, writes the
+/// solution into an FCLIB file (--out).
+int contact_command(const std::vector<std::string>& args);
 /// `sinew plot CSV`: draws columns of a CSV file with a header row as a PNG line chart.
 int plot_command(const std::vector<std::string>& args);
 

@@ -18,6 +18,12 @@ void usage(std::FILE* out) {
       "  compare [--size N] [--backend B] [--repeat R] [--threads N] [--out DIR]\n"
       "                              time the kernels of every usable backend (or only B) on a\n"
       "                              generated N^3-vertex FEM-like matrix; writes DIR/compare.csv\n"
+      "  contact solve FILE [--solver NAME] [--tolerance T] [--max-iterations N] [--out FILE.hdf5] [--backend B]\n"
+      "                              solve a frictional contact problem file (FCLIB .hdf5 or Siconos .dat,\n"
+      "                              local or global form; solver newton-fb (default), newton-minmap, pgs,\n"
+      "                              newton-cr-fb, newton-cr-minmap; tolerance 1e-8 on the natural-map error\n"
+      "                              relative to ||q||); prints iterations, error and time; --out writes\n"
+      "                              the problem with its /solution as FCLIB; exit 1 when not converged\n"
       "  demo [cantilever] [--integrator NAME] [--dt S] [--steps N] [--cells N] [--model M] [--out DIR]\n"
       "                              run a built-in scene (cantilever: a soft beam of 60 N^3 tets\n"
       "                              under gravity) and write DIR/cantilever.csv (default: implicit_euler,\n"
@@ -61,6 +67,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "backends") return sinew::app::backends_command(args);
     if (command == "compare") return sinew::app::compare_command(args);
+    if (command == "contact") return sinew::app::contact_command(args);
     if (command == "demo") return sinew::app::demo_command(args);
     if (command == "plot") return sinew::app::plot_command(args);
     if (command == "run") return sinew::app::run_command(args);

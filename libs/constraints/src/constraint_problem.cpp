@@ -1,6 +1,9 @@
 #include "sinew/constraints/constraint_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include <Eigen/SparseCore>
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -46,31 +49,70 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 
 namespace {
 
-void require_finite(const Eigen::VectorXd& x, const std::string& what) {
+// Messages are built only on failure: a problem is validated on every solve.
+void require_finite(const Eigen::VectorXd& x, const char* what) {
+  if (x.allFinite()) return;
   for (Eigen::Index i = 0; i < x.size(); ++i)
-    require(std::isfinite(x[i]), what + ": entry " + std::to_string(i) + " is not finite");
+    if (!std::isfinite(x[i])) throw Error(std::string(what) + ": entry " + std::to_string(i) + " is not finite");
 }
 
-void require_finite(const CsrMatrix& A, const std::string& what) {
+void require_finite(const CsrMatrix& A, const char* what) {
+  bool finite = true;
+  for (double v : A.values) finite &= std::isfinite(v);
+  if (finite) return;
   for (Index r = 0; r < A.rows; ++r)
     for (Index k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k)
-      require(std::isfinite(A.values[k]),
-              what + ": entry (" + std::to_string(r) + ", " + std::to_string(A.col_idx[k]) + ") is not finite");
+      if (!std::isfinite(A.values[k]))
+        throw Error(std::string(what) + ": entry (" + std::to_string(r) + ", " + std::to_string(A.col_idx[k]) +
+                    ") is not finite");
 }
 
 }  // namespace
 
 void DelassusProblem::validate() const {
   const Index m = rows();
-  require(W.rows == m && W.cols == m, "DelassusProblem: W must be " + std::to_string(m) + "x" + std::to_string(m) +
-                                          " (the size of q), got " + std::to_string(W.rows) + "x" +
-                                          std::to_string(W.cols));
+  if (W.rows != m || W.cols != m)
+    throw Error("DelassusProblem: W must be " + std::to_string(m) + "x" + std::to_string(m) + " (the size of q), got " +
+                std::to_string(W.rows) + "x" + std::to_string(W.cols));
   W.validate();
-  require(static_cast<Index>(W.values.size()) == W.nnz(), "DelassusProblem: W has values.size() != nnz");
   require_finite(W, "DelassusProblem: W");
-  require_symmetric(W, "DelassusProblem: W", 1e-10);
   require_finite(q, "DelassusProblem: q");
   validate_blocks(blocks, m, "DelassusProblem");
+}
+
+Asymmetry asymmetry(const CsrMatrix& W) {
+  Asymmetry a;
+  double scale = 0.0, worst = 0.0;
+  for (double v : W.values) scale = std::max(scale, std::fabs(v));
+  for (Index i = 0; i < W.rows; ++i)
+    for (Index k = W.row_ptr[i]; k < W.row_ptr[i + 1]; ++k) {
+      const Index j = W.col_idx[k];
+      if (j <= i) continue;  // each pair once, from its upper entry; lower-only entries below
+      const auto begin = W.col_idx.begin() + W.row_ptr[j], end = W.col_idx.begin() + W.row_ptr[j + 1];
+      const auto it = std::lower_bound(begin, end, i);
+      const double mirror = (it != end && *it == i) ? W.values[static_cast<std::size_t>(it - W.col_idx.begin())] : 0.0;
+      const double d = std::fabs(W.values[k] - mirror);
+      if (d > worst) worst = d, a.row = i, a.col = j;
+    }
+  for (Index i = 0; i < W.rows; ++i)  // entries below the diagonal whose mirror is absent
+    for (Index k = W.row_ptr[i]; k < W.row_ptr[i + 1] && W.col_idx[k] < i; ++k) {
+      const Index j = W.col_idx[k];
+      const auto begin = W.col_idx.begin() + W.row_ptr[j], end = W.col_idx.begin() + W.row_ptr[j + 1];
+      if (std::binary_search(begin, end, i)) continue;
+      const double d = std::fabs(W.values[k]);
+      if (d > worst) worst = d, a.row = i, a.col = j;
+    }
+  a.relative = scale > 0.0 ? worst / scale : 0.0;
+  return a;
+}
+
+void require_symmetric_w(const DelassusProblem& problem, const std::string& who, const std::string& alternative,
+                         double relative_tolerance) {
+  const Asymmetry a = asymmetry(problem.W);
+  if (a.relative <= relative_tolerance) return;
+  throw Error(who + ": needs a symmetric W, but W differs from its transpose by " + number_text(a.relative) +
+              " of its largest entry (at (" + std::to_string(a.row) + ", " + std::to_string(a.col) + "), tolerance " +
+              number_text(relative_tolerance) + "); use " + alternative + ", which solve a non-symmetric W");
 }
 
 void GlobalProblem::validate() const {
@@ -98,24 +140,36 @@ void GlobalProblem::validate() const {
 }
 
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver) {
+  using ColSparse = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
   problem.validate();
   mass_solver.compute(problem.M);
-  const Eigen::MatrixXd X = mass_solver.solve(Eigen::MatrixXd(to_eigen(problem.H)));  // M^-1 H (n x m)
-  Eigen::MatrixXd W = to_eigen(problem.H).transpose() * X;                            // (m x m)
-  W = 0.5 * (W + W.transpose()).eval();  // exact symmetry for the solvers' checks
-  if (problem.compliance.size()) W.diagonal() += problem.compliance;
-  DelassusProblem local;
-  const Index m = problem.rows();
-  local.W.rows = local.W.cols = m;
-  local.W.row_ptr.assign(1, 0);
-  for (Index i = 0; i < m; ++i) {
-    for (Index j = 0; j < m; ++j) {
-      local.W.col_idx.push_back(j);
-      local.W.values.push_back(W(i, j));
-    }
-    local.W.row_ptr.push_back(static_cast<Index>(local.W.col_idx.size()));
+  const Index n = problem.velocities(), m = problem.rows();
+  const ColSparse H = to_eigen(problem.H);
+  // M^-1 H in panels of columns: a dense panel is n x 64, and only the non-zeros are kept.
+  constexpr Index kPanel = 64;
+  std::vector<Eigen::Triplet<double, Index>> entries;
+  for (Index c0 = 0; c0 < m; c0 += kPanel) {
+    const Index width = std::min(kPanel, m - c0);
+    const Eigen::MatrixXd X = mass_solver.solve(Eigen::MatrixXd(H.middleCols(c0, width)));
+    for (Index j = 0; j < width; ++j)
+      for (Index i = 0; i < n; ++i)
+        if (X(i, j) != 0.0) entries.emplace_back(i, c0 + j, X(i, j));
   }
-  local.q = problem.w + to_eigen(problem.H).transpose() * mass_solver.solve(problem.f);
+  ColSparse MinvH(n, m);
+  MinvH.setFromTriplets(entries.begin(), entries.end());
+  const ColSparse product = (H.transpose() * MinvH).pruned(0.0);
+  EigenCsr W = 0.5 * (EigenCsr(product) + EigenCsr(product.transpose()));  // exact symmetry of H^T M^-1 H
+  if (problem.compliance.size()) {
+    EigenCsr C(m, m);
+    std::vector<Eigen::Triplet<double, Index>> diagonal;
+    for (Index i = 0; i < m; ++i) diagonal.emplace_back(i, i, problem.compliance[i]);
+    C.setFromTriplets(diagonal.begin(), diagonal.end());
+    W += C;
+  }
+  W.makeCompressed();
+  DelassusProblem local;
+  local.W = from_eigen(W);
+  local.q = problem.w + H.transpose() * mass_solver.solve(problem.f);
   local.blocks = problem.blocks;
   return local;
 }

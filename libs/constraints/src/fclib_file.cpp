@@ -148,17 +148,20 @@ class Reader {
 
   int read_int(const std::string& name) const { return read_ints(name, 1)[0]; }
 
-  std::vector<int> read_ints(const std::string& name, hsize_t count) const {
-    check_dataset(name, H5T_INTEGER, count);
-    std::vector<int> v(std::max<hsize_t>(count, 1));
+  // The integers of dataset @p name, which must hold between @p count and @p most of them
+  // (most = count: exactly count); the first count are returned.
+  std::vector<int> read_ints(const std::string& name, hsize_t count, hsize_t most = 0) const {
+    const hsize_t size = check_dataset(name, H5T_INTEGER, count, std::max(count, most));
+    std::vector<int> v(std::max<hsize_t>(size, 1));
     if (H5LTread_dataset_int(file_.get(), name.c_str(), v.data()) < 0) fail(name, "cannot be read");
     v.resize(count);
     return v;
   }
 
-  std::vector<double> read_doubles(const std::string& name, hsize_t count) const {
-    check_dataset(name, H5T_FLOAT, count);
-    std::vector<double> v(std::max<hsize_t>(count, 1));
+  // The numbers of dataset @p name, between @p count and @p most of them, as read_ints().
+  std::vector<double> read_doubles(const std::string& name, hsize_t count, hsize_t most = 0) const {
+    const hsize_t size = check_dataset(name, H5T_FLOAT, count, std::max(count, most));
+    std::vector<double> v(std::max<hsize_t>(size, 1));
     if (H5LTread_dataset_double(file_.get(), name.c_str(), v.data()) < 0) fail(name, "cannot be read");
     v.resize(count);
     return v;
@@ -190,7 +193,10 @@ class Reader {
   }
 
   // The FCLIB matrix in group @p name (compressed columns, compressed rows or triplets) as
-  // sorted CSR; duplicate entries are summed in file order.
+  // sorted CSR; duplicate entries are summed in file order. As libfclib (which allocates nzmax
+  // and reads what is there), the index and value datasets may hold anything from the used
+  // count (p[outer] compressed, nz triplets) up to nzmax entries: Siconos writes triplets
+  // whose x holds nz < nzmax values.
   CsrMatrix read_matrix(const std::string& name) const {
     if (!exists(name)) fail(name, "is missing");
     const int nzmax = read_int(name + "/nzmax"), m = read_int(name + "/m"), n = read_int(name + "/n");
@@ -206,18 +212,20 @@ class Reader {
     if (nz == -1 || nz == -2) {  // compressed columns (CSparse) or compressed rows
       const int outer = nz == -1 ? n : m;
       const std::vector<int> p = read_ints(name + "/p", static_cast<hsize_t>(outer) + 1);
-      const std::vector<int> idx = read_ints(name + "/i", static_cast<hsize_t>(nzmax));
-      const std::vector<double> x = read_doubles(name + "/x", static_cast<hsize_t>(nzmax));
-      if (p[0] != 0 || p[outer] > nzmax) fail(name, "has pointers p outside [0, nzmax]");
+      if (p[0] != 0 || p[outer] < 0 || p[outer] > nzmax) fail(name, "has pointers p outside [0, nzmax]");
+      const auto used = static_cast<hsize_t>(p[outer]);
+      const std::vector<int> idx = read_ints(name + "/i", used, static_cast<hsize_t>(nzmax));
+      const std::vector<double> x = read_doubles(name + "/x", used, static_cast<hsize_t>(nzmax));
       for (int k = 0; k < outer; ++k) {
         if (p[k + 1] < p[k]) fail(name, "has decreasing pointers p");
         for (int e = p[k]; e < p[k + 1]; ++e) nz == -1 ? add(idx[e], k, x[e]) : add(k, idx[e], x[e]);
       }
     } else if (nz >= 0) {  // triplets, CSparse's convention: i = rows, p = columns
       if (nz > nzmax) fail(name, "has nz > nzmax");
-      const std::vector<int> cols = read_ints(name + "/p", static_cast<hsize_t>(nz));
-      const std::vector<int> rows = read_ints(name + "/i", static_cast<hsize_t>(nz));
-      const std::vector<double> x = read_doubles(name + "/x", static_cast<hsize_t>(nzmax));
+      const auto used = static_cast<hsize_t>(nz), most = static_cast<hsize_t>(nzmax);
+      const std::vector<int> cols = read_ints(name + "/p", used, most);
+      const std::vector<int> rows = read_ints(name + "/i", used, most);
+      const std::vector<double> x = read_doubles(name + "/x", used, most);
       for (int e = 0; e < nz; ++e) add(rows[e], cols[e], x[e]);
     } else {
       fail(name, "has nz = " + std::to_string(nz) + " (expected -1 CSC, -2 CSR or a triplet count >= 0)");
@@ -254,8 +262,9 @@ class Reader {
   const std::string& path() const { return path_; }
 
  private:
-  // Checks that dataset @p name exists, holds numbers of class @p cls and @p count of them.
-  void check_dataset(const std::string& name, H5T_class_t cls, hsize_t count) const {
+  // Checks that dataset @p name exists and holds numbers of class @p cls, between @p count and
+  // @p most of them; returns how many.
+  hsize_t check_dataset(const std::string& name, H5T_class_t cls, hsize_t count, hsize_t most) const {
     if (!exists(name)) fail(name, "is missing");
     int rank = 0;
     if (H5LTget_dataset_ndims(file_.get(), name.c_str(), &rank) < 0 || rank > 1) fail(name, "is not a 1-D dataset");
@@ -265,8 +274,10 @@ class Reader {
     if (H5LTget_dataset_info(file_.get(), name.c_str(), dims, &actual, &size) < 0) fail(name, "cannot be inspected");
     if (actual != cls)
       fail(name, cls == H5T_INTEGER ? "does not hold integers" : "does not hold floating-point numbers");
-    if (dims[0] != count)
-      fail(name, "holds " + std::to_string(dims[0]) + " entries, expected " + std::to_string(count));
+    if (dims[0] < count || dims[0] > most)
+      fail(name, "holds " + std::to_string(dims[0]) + " entries, expected " + std::to_string(count) +
+                     (most > count ? " to " + std::to_string(most) : std::string()));
+    return dims[0];
   }
 
   // Opens @p path read-only after the checks that give a missing or foreign file a clear message.
@@ -486,6 +497,7 @@ FclibGlobalProblem read_fclib_global(const std::string& path) {
   require_form(in, "fclib_global", "fclib_local");
   FclibGlobalProblem p;
   p.M = in.read_matrix("/fclib_global/M");
+  expand_symmetric_triangle(p.M);  // LMGC90 stores M's upper triangle; FCLIB's M is symmetric
   p.H = in.read_matrix("/fclib_global/H");
   const Index nc = checked_contacts(in, p.H.cols, "columns of H");
   p.f = in.read_vector("/fclib_global/vectors/f", static_cast<hsize_t>(p.M.rows));
@@ -524,6 +536,20 @@ std::optional<FclibSolution> read_fclib_solution(const std::string& path) {
   return s;
 }
 
+FclibForm fclib_form(const std::string& path) {
+  QuietHdf5 quiet;
+  const Reader in(path);
+  if (in.exists("/fclib_local")) return FclibForm::kLocal;
+  if (in.exists("/fclib_global")) return FclibForm::kGlobal;
+  throw Error(in_file(path) + "holds neither /fclib_local nor /fclib_global: not an FCLIB problem");
+}
+
+bool is_hdf5_file(const std::string& path) {
+  QuietHdf5 quiet;
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && H5Fis_hdf5(path.c_str()) > 0;
+}
+
 bool fclib_supported() { return true; }
 
 #else  // built without FCLIB / HDF5
@@ -540,6 +566,8 @@ void write_fclib_global(const std::string& path, const FclibGlobalProblem&, cons
 FclibLocalProblem read_fclib_local(const std::string& path) { unsupported(path); }
 FclibGlobalProblem read_fclib_global(const std::string& path) { unsupported(path); }
 std::optional<FclibSolution> read_fclib_solution(const std::string& path) { unsupported(path); }
+FclibForm fclib_form(const std::string& path) { unsupported(path); }
+bool is_hdf5_file(const std::string&) { return false; }
 bool fclib_supported() { return false; }
 
 #endif

@@ -37,6 +37,8 @@ std::string IndicatorNewtonSolver::name() const {
 
 void IndicatorNewtonSolver::check_supported(const DelassusProblem& problem) const {
   detail::check_no_box_friction(name(), problem);
+  // Conjugate residual (the seed's inner solver) is a method for symmetric operators.
+  require_symmetric_w(problem, name(), "NewtonSolver (newton-fb, newton-minmap) or PgsSolver");
 }
 
 SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {

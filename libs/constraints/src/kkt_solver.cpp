@@ -18,6 +18,7 @@ void KktSolver::check_supported(const DelassusProblem& problem) const {
     require(problem.blocks[b].kind == BlockKind::kBilateral,
             "kkt: block " + std::to_string(b) + " is " + to_string(problem.blocks[b].kind) +
                 "; the direct KKT solver handles bilateral-only problems (use PgsSolver or NewtonSolver)");
+  require_symmetric_w(problem, "kkt", "NewtonSolver or PgsSolver");  // it factors W by LDL^T
 }
 
 SolverReport KktSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {

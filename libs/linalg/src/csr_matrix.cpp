@@ -50,6 +50,22 @@ EigenCsr to_eigen(const CsrMatrix& A) {
   return E;
 }
 
+bool expand_symmetric_triangle(CsrMatrix& A) {
+  if (A.rows != A.cols) return false;
+  Index upper = 0, lower = 0;
+  for (Index r = 0; r < A.rows; ++r)
+    for (Index k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) {
+      upper += A.col_idx[k] > r;
+      lower += A.col_idx[k] < r;
+    }
+  if ((upper > 0) == (lower > 0)) return false;  // both triangles stored, or diagonal only
+  const EigenCsr T = to_eigen(A);
+  EigenCsr strict = T.triangularView<Eigen::StrictlyUpper>();
+  if (lower > 0) strict = T.triangularView<Eigen::StrictlyLower>();
+  A = from_eigen(EigenCsr(T + EigenCsr(strict.transpose())));
+  return true;
+}
+
 CsrMatrix from_eigen(const EigenCsr& A) {
   EigenCsr E = A;
   E.makeCompressed();

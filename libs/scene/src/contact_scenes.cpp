@@ -261,12 +261,10 @@ constraints::DelassusProblem export_contact_problem(ContactScene& scene, Backend
                                    std::to_string(scene.rich_contact_steps) + " steps");
   EigenLdltSolver mass_solver;
   constraints::DelassusProblem local = constraints::to_delassus(last->last_problem(), mass_solver);
-  // to_delassus() stores W dense; the entries between contacts on unrelated rigid bodies are
-  // exact zeros (M^-1 is block diagonal), so dropping exact zeros gives W its true sparsity,
-  // which the sparse solvers of both libraries exploit, without changing the problem.
-  local.W = from_eigen(EigenCsr(to_eigen(local.W).pruned(0.0, 0.0)));
   if (full) *full = local;
   local = condense_bilateral_blocks(local);
+  // Condensing fills W densely, with exact zeros between contacts on unrelated bodies: dropping
+  // them keeps W's true sparsity without changing the problem.
   local.W = from_eigen(EigenCsr(to_eigen(local.W).pruned(0.0, 0.0)));
   return local;
 }

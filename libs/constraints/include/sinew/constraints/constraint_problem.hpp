@@ -58,17 +58,38 @@ std::vector<Index> block_offsets(const std::vector<ConstraintBlock>& blocks);
 std::string to_string(BlockKind kind);
 
 /// Local (Delassus) form: find r with u = W r + q satisfying every block's law (FCLIB local).
+/// W is positive (semi)definite and, in exact arithmetic, symmetric (H^T M^-1 H). Real problem
+/// files (FCLIB, Siconos .dat from Siconos and LMGC90) store W non-symmetric by 1e-6 to 1e-3
+/// relative (assembly round-off, LMGC's own Delassus blocks), and the solution of (W + W^T) / 2
+/// does not solve the file's problem to 1e-8. So W is taken as it is: asymmetry() reports it,
+/// and only solvers whose theory needs symmetry (conjugate residual, a Cholesky of W) refuse it.
 struct DelassusProblem {
-  CsrMatrix W;                          ///< (m x m) Delassus operator, symmetric positive (semi)definite
+  CsrMatrix W;                          ///< (m x m) Delassus operator, positive (semi)definite
   Eigen::VectorXd q;                    ///< (m) free velocity
   std::vector<ConstraintBlock> blocks;  ///< row blocks in row order; sizes sum to m
 
   /// Number m of rows.
   Index rows() const { return static_cast<Index>(q.size()); }
-  /// Throws sinew::Error naming the first problem: sizes, a W that is not square/symmetric or
-  /// holds a non-finite entry, a non-finite q, a negative or non-finite mu.
+  /// Throws sinew::Error naming the first problem: sizes, a W that is not square or breaks the
+  /// CSR invariants or holds a non-finite entry, a non-finite q, a negative or non-finite mu.
+  /// O(nnz(W) + m) with no allocation unless something is wrong: it runs on every solve.
   void validate() const;
 };
+
+/// Where W is least symmetric: max |W_ij - W_ji| over max |W_ij| (0 for a symmetric W).
+struct Asymmetry {
+  double relative = 0.0;  ///< max |W_ij - W_ji| / max |W_kl|
+  Index row = -1;         ///< i of the largest difference (-1 when W is symmetric)
+  Index col = -1;         ///< j of the largest difference
+};
+
+/// The asymmetry of @p W (square, valid CSR with sorted columns): O(nnz log(row length)).
+Asymmetry asymmetry(const CsrMatrix& W);
+
+/// Throws sinew::Error when @p problem's W is not symmetric to @p relative_tolerance, naming
+/// @p who, the entry, and what to use instead (@p alternative).
+void require_symmetric_w(const DelassusProblem& problem, const std::string& who, const std::string& alternative,
+                         double relative_tolerance = 1e-10);
 
 /// Global form: M v = H r + f, u = H^T v + w with every block's law (FCLIB global, without its
 /// optional equality block G; bilateral columns of H play that role here).
@@ -95,9 +116,11 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 
 /// The local form of @p problem: W = H^T M^-1 H + C and q = w + H^T M^-1 f (FCLIB's reduction).
 /// @p mass_solver factors M (any LinearSolver, e.g. CholmodSolver or EigenLdltSolver) and is
-/// left holding that factorization for global_velocity(). W is stored dense (every entry of the
-/// m x m product) and symmetrized; the sparse-inverse SpGEMM path W = J S^T S J^T (realtime
-/// paper eq. (27)) belongs to the integrator that owns S.
+/// left holding that factorization for global_velocity(). W is sparse: M^-1 H is formed in
+/// column panels and only its non-zero entries kept (M's factor couples no two connected
+/// components of M, so bodies that share no contact give exact zeros), then W = H^T (M^-1 H)
+/// and its mirror averaged (W is symmetric in exact arithmetic). The sparse-inverse SpGEMM path
+/// W = J S^T S J^T (realtime paper eq. (27)) belongs to the integrator that owns S.
 /// @throws sinew::Error on invalid input or an M that is not positive definite.
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver);
 

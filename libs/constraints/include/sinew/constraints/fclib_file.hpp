@@ -17,7 +17,9 @@
 /// libfclib (and therefore by Siconos), which the tests check in both directions.
 /// Matrices are written in compressed columns (FCLIB nz = -1), the one format every FCLIB
 /// consumer (libfclib's merit functions, Siconos' local and global readers) accepts; reading
-/// accepts compressed columns, compressed rows and triplets (duplicates summed, as CSparse does).
+/// accepts compressed columns, compressed rows and triplets (duplicates summed, as CSparse does),
+/// with index and value datasets holding anything from the used count to nzmax entries, as
+/// libfclib does (Siconos writes triplets whose x holds fewer than nzmax values).
 /// HDF5 (Debian's serial build) is not thread-safe: call these from one thread at a time.
 #pragma once
 
@@ -97,7 +99,8 @@ void write_fclib_global(const std::string& path, const FclibGlobalProblem& probl
 /// problem, has spacedim != 3, or holds inconsistent sizes, indices or values.
 FclibLocalProblem read_fclib_local(const std::string& path);
 
-/// Reads the global problem of the FCLIB file @p path (spacedim 3, optional G and b).
+/// Reads the global problem of the FCLIB file @p path (spacedim 3, optional G and b). An M
+/// stored as one triangle (LMGC90 writes its upper triangle) is mirrored: FCLIB's M is symmetric.
 /// @throws sinew::Error as read_fclib_local() does.
 FclibGlobalProblem read_fclib_global(const std::string& path);
 
@@ -106,6 +109,19 @@ FclibGlobalProblem read_fclib_global(const std::string& path);
 /// @throws sinew::Error naming @p path when the file or its problem cannot be read or the
 /// solution's sizes do not match the problem.
 std::optional<FclibSolution> read_fclib_solution(const std::string& path);
+
+/// The two problem forms an FCLIB file may hold.
+enum class FclibForm {
+  kLocal,  ///< /fclib_local: u = W r + q
+  kGlobal  ///< /fclib_global: M v = H r + G l + f
+};
+
+/// Which form the FCLIB file @p path holds.
+/// @throws sinew::Error naming @p path when it is not an FCLIB file.
+FclibForm fclib_form(const std::string& path);
+
+/// Whether @p path is an HDF5 file (false without FCLIB support, or when it cannot be read).
+bool is_hdf5_file(const std::string& path);
 
 /// Whether this build can read and write FCLIB files (false when built without HDF5/FCLIB, in
 /// which case every function above throws sinew::Error saying so).

@@ -88,7 +88,8 @@ class IndicatorNewtonSolver final : public ConstraintSolver {
   /// A solver on @p backend (which must outlive it); throws sinew::Error on bad options
   /// (max_iterations or cr_iterations < 1, tolerance < 0, cr_tolerance outside [0, 1), or a
   /// globalization option out of range as in NewtonSolver) or a backend that runs
-  /// no host code and has no CUDA kernel. solve() throws for box-friction blocks.
+  /// no host code and has no CUDA kernel. solve() throws for box-friction blocks and for a W
+  /// that is not symmetric to 1e-10 relative (conjugate residual needs a symmetric operator).
   explicit IndicatorNewtonSolver(Backend& backend, const IndicatorNewtonOptions& options = {});
   ~IndicatorNewtonSolver() override;
   /// "newton-cr-fb" or "newton-cr-minmap".

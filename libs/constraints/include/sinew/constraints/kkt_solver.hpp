@@ -20,8 +20,8 @@ struct GlobalSolution {
 /// complement of M in [M -H; H^T C] with FCLIB's H = J^T). The local solve factors W (+ compliance
 /// already in it) with a sparse LDL^T (EigenLdltSolver) and gives r = -W^-1 q in one iteration;
 /// the global solve factors M with the given LinearSolver, forms W = H^T M^-1 H + C and
-/// q = w + H^T M^-1 f (to_delassus) and recovers v = M^-1 (H r + f). Throws sinew::Error for other block kinds
-/// and for a singular W (redundant hard constraints: add compliance).
+/// q = w + H^T M^-1 f (to_delassus) and recovers v = M^-1 (H r + f). Throws sinew::Error for other block kinds,
+/// a W that is not symmetric to 1e-10 relative, and a singular W (redundant hard constraints: add compliance).
 class KktSolver final : public ConstraintSolver {
  public:
   /// A solver whose global solves factor M with @p mass_solver (default: EigenLdltSolver).

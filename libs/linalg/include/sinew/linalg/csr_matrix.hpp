@@ -51,6 +51,11 @@ EigenCsr to_eigen(const CsrMatrix& A);
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.
 CsrMatrix from_eigen(const EigenCsr& A);
 
+/// Mirrors square @p A in place when it stores one triangle of a symmetric matrix (every
+/// off-diagonal entry on the same side of the diagonal, at least one) and returns whether it
+/// did. Problem files often keep a symmetric M as its upper triangle (LMGC90's FCLIB files).
+bool expand_symmetric_triangle(CsrMatrix& A);
+
 /// Uploads @p A to @p backend; throws sinew::Error when A fails CsrMatrix::validate().
 DeviceCsr to_device(Backend& backend, const CsrMatrix& A);
 /// Uploads @p A to @p backend; throws sinew::Error when A fails Bsr3Matrix::validate().

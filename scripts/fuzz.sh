@@ -4,6 +4,7 @@
 #   mesh_readers_fuzz  Gmsh / TetGen / OBJ readers (fuzz/, a standalone project of their sources)
 #   scene_file_fuzz    the scene-file reader scene::parse_scene (built in build-asan, the clang
 #                      sanitizer build of scripts/test.sh, linking its instrumented libraries)
+#   problem_files_fuzz the Siconos .dat problem reader constraints::parse_siconos_dat (build-asan)
 # Any input must give a result or a sinew::Error; a crash, a sanitizer report, another exception
 # or a timeout is a finding, written to build-fuzz/findings/ (crash-*, leak-*, timeout-*,
 # oom-*), and fails the script. Reproduce one with the fuzzer and the file, e.g.
@@ -39,14 +40,15 @@ if [ "${1:-}" = configure ]; then
 fi
 seconds="${1:-30}"
 shift || true
-fuzzers="${FUZZERS:-mesh_readers_fuzz scene_file_fuzz}"
+fuzzers="${FUZZERS:-mesh_readers_fuzz scene_file_fuzz problem_files_fuzz}"
 
 CXX=clang++ cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz
-if [[ " $fuzzers " == *" scene_file_fuzz "* ]]; then
+for fuzzer in scene_file_fuzz problem_files_fuzz; do  # built in the sanitized toolkit build
+  [[ " $fuzzers " == *" $fuzzer "* ]] || continue
   [ -f "$asan/CMakeCache.txt" ] && grep -q 'SINEW_BUILD_FUZZERS:BOOL=ON' "$asan/CMakeCache.txt" || configure_asan
-  cmake --build "$asan" -j "$jobs" --target scene_file_fuzz
-fi
+  cmake --build "$asan" -j "$jobs" --target "$fuzzer"
+done
 mkdir -p build-fuzz/findings
 
 # Seed corpora. Mesh readers: the reference mesh files, each behind the byte that selects its reader.
@@ -61,11 +63,15 @@ data=tests/scene/data
 corpus=build-fuzz/corpus/scene_file_fuzz
 mkdir -p "$corpus"
 cp scenes/*.json tests/apps/data/*.json "$corpus/"
+# Problem files: Siconos' own .dat problems (local and global, dense and sparse-block).
+corpus=build-fuzz/corpus/problem_files_fuzz
+mkdir -p "$corpus"
+cp tests/constraints/data/fclib-siconos/*.dat "$corpus/"
 
 status=0
 for fuzzer in $fuzzers; do
   binary=build-fuzz/$fuzzer
-  [ "$fuzzer" = scene_file_fuzz ] && binary=$asan/fuzz/scene_file_fuzz
+  [ "$fuzzer" = scene_file_fuzz ] || [ "$fuzzer" = problem_files_fuzz ] && binary=$asan/fuzz/$fuzzer
   echo "== fuzzing $fuzzer for ${seconds} s"
   # detect_leaks stays on; the JSON dictionary is not needed: the seeds hold every key.
   "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 \

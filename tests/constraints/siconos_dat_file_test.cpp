@@ -86,9 +86,15 @@ TEST(SiconosDat, ASparseBlockGlobalProblemIsReadBlockByBlock) {
 
 TEST(SiconosDat, DamagedFilesAreRefusedWithTheLineAndWhatWasExpected) {
   EXPECT_SINEW_ERROR(read_siconos_dat("/no/such/problem.dat"), "'/no/such/problem.dat'", "no such file");
-  EXPECT_SINEW_ERROR(read_siconos_dat(write("short.dat", kLocalDense.substr(0, 30))), "short.dat", "ends where");
-  EXPECT_SINEW_ERROR(read_siconos_dat(write("word.dat", "3\n1\n0\n3\n3\n3\t3\n1.0 x 0.2\n")), "word.dat", "line 7",
-                     "expected a number, got 'x'");
+  EXPECT_SINEW_ERROR(read_siconos_dat(write("short.dat", kLocalDense.substr(0, kLocalDense.find("0.3\n0\n")))),
+                     "short.dat", "ends where mu entry 0 was expected");
+  EXPECT_SINEW_ERROR(read_siconos_dat(write("dense.dat", kLocalDense.substr(0, 30))), "dense.dat",
+                     "dense 3 x 3 but only 4 numbers follow");
+  std::string word = kLocalDense;
+  word.replace(word.find("0.1"), 3, "x");
+  EXPECT_SINEW_ERROR(read_siconos_dat(write("word.dat", word)), "word.dat", "line 7", "expected a number, got 'x'");
+  EXPECT_SINEW_ERROR(read_siconos_dat(write("huge.dat", "3\n2000000000\n0\n3\n3\n3 3\n")), "huge.dat",
+                     "number of contacts = 2000000000");
   EXPECT_SINEW_ERROR(read_siconos_dat(write("twod.dat", "2\n1\n0\n2\n2\n2 2\n1 0 0 1\n-1 0\n0.3\n")), "line 2",
                      "dimension is 2", "3-D");
   EXPECT_SINEW_ERROR(read_siconos_dat(write("csparse.dat", "3\n1\n2\n3\n3\n0\n")), "type 2", "general sparse storage");

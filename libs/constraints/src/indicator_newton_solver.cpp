@@ -10,6 +10,7 @@
 #include "newton_globalization.hpp"
 #include "sinew/constraints/indicator_newton_step.hpp"
 #include "sinew/constraints/natural_map.hpp"
+#include "sinew/constraints/newton_solver.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
@@ -23,6 +24,8 @@ IndicatorNewtonSolver::IndicatorNewtonSolver(Backend& backend, const IndicatorNe
           "IndicatorNewtonSolver: cr_iterations must be >= 1, got " + std::to_string(options.cr_iterations));
   require(options.cr_tolerance >= 0.0 && options.cr_tolerance < 1.0,
           "IndicatorNewtonSolver: cr_tolerance must be in [0, 1), got " + number_text(options.cr_tolerance));
+  require(options.stall_steps >= 0,
+          "IndicatorNewtonSolver: stall_steps must be >= 0, got " + std::to_string(options.stall_steps));
   require(can_run_kernel<detail::IndicatorNewtonKernel>(backend),
           cannot_run_kernel_message(backend, "IndicatorNewtonSolver's indicator kernel"));
   step_ = std::make_unique<IndicatorNewtonStep>(
@@ -98,7 +101,10 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
     return natural_map_error(p, r, u).relative;
   };
   detail::ProximalSchedule schedule(options_);  // the shift's Levenberg-Marquardt factor
+  double least_error = report.error, stall_reference = report.error;
+  int stall_start = 0;
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
+    if (options_.stall_steps > 0 && it - stall_start >= options_.stall_steps) return finish_exactly(p, r, report, it);
     const std::string step = " at Newton step " + std::to_string(it + 1);
     const double error_before = report.error;
     be.copy(d_r, r_prev);
@@ -156,10 +162,35 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
     if (report.error <= options_.stop.tolerance)
       return finish(SolverStatus::kConverged, "converged in " + std::to_string(it + 1) + " Newton steps (" +
                                                   std::to_string(report.inner_iterations) + " CR iterations)");
+    least_error = std::min(least_error, report.error);
+    if (least_error <= 0.1 * stall_reference) {  // progress: the stall window starts again
+      stall_reference = least_error;
+      stall_start = it + 1;
+    }
   }
   return finish(SolverStatus::kNotConverged, "natural-map error " + number_text(report.error, 3) + " > tolerance " +
                                                  number_text(options_.stop.tolerance, 3) + " after " +
                                                  std::to_string(report.iterations) + " Newton steps");
+}
+
+SolverReport IndicatorNewtonSolver::finish_exactly(const DelassusProblem& p, Eigen::VectorXd& r, SolverReport report,
+                                                   int steps) const {
+  NewtonOptions exact;
+  exact.stop = {options_.stop.tolerance, std::max(1, options_.stop.max_iterations - steps)};
+  exact.function = options_.function;
+  NewtonSolver newton(*backend_, exact);
+  const double stalled_at = report.error;
+  const SolverReport rest = newton.solve(p, r);
+  report.status = rest.status;
+  report.iterations = steps + rest.iterations;
+  report.error = rest.error;
+  report.error_history.insert(report.error_history.end(), rest.error_history.begin(), rest.error_history.end());
+  report.inner_iterations += rest.inner_iterations;
+  report.states = rest.states;
+  report.message = name() + ": stalled at natural-map error " + number_text(stalled_at, 3) + " after " +
+                   std::to_string(steps) + " steps (no tenfold drop in " + std::to_string(options_.stall_steps) +
+                   "), finished by exact Newton steps: " + rest.message;
+  return report;
 }
 
 }  // namespace sinew::constraints

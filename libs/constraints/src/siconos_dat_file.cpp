@@ -3,6 +3,7 @@
 #include "sinew/constraints/siconos_dat_file.hpp"
 
 #include <Eigen/SparseCore>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "sinew/core/error.hpp"
@@ -21,24 +23,25 @@ namespace {
 // The numbers of one file in order, each with its line, read one at a time.
 class Tokens {
  public:
-  explicit Tokens(const std::string& path) : path_(path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw Error(where() + "no such file");
-    if (std::filesystem::is_directory(path, ec)) throw Error(where() + "is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(where() + "cannot be opened");
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-      ++number;
-      std::istringstream words(line);
-      std::string word;
-      while (words >> word) words_.push_back({word, number});
+  Tokens(std::string_view text, const std::string& path) : path_(path) {
+    int line = 1;
+    std::size_t k = 0;
+    while (k < text.size()) {
+      const char c = text[k];
+      if (c == '\n') ++line;
+      if (std::isspace(static_cast<unsigned char>(c)) || c == '\0') {
+        ++k;
+        continue;
+      }
+      const std::size_t start = k;
+      while (k < text.size() && !std::isspace(static_cast<unsigned char>(text[k])) && text[k] != '\0') ++k;
+      words_.push_back({std::string(text.substr(start, k - start)), line});
     }
-    if (in.bad()) throw Error(where() + "cannot be read");
   }
 
   std::size_t remaining() const { return words_.size() - next_; }
+  // The largest count the rest of the file can hold (one number per counted item).
+  long bound() const { return static_cast<long>(remaining()); }
 
   // The number @p ahead places on, when it is written as an integer (no '.', no exponent).
   std::optional<long> peek_integer(std::size_t ahead) const {
@@ -115,12 +118,10 @@ CsrMatrix from_triplets(Index rows, Index cols, const Triplets& entries) {
   return from_eigen(A);
 }
 
-constexpr long kMaxSize = 100000000;  // a bound on any count, so that a damaged size cannot exhaust memory
-
 // Siconos' sparse-block storage (SBM_new_from_file): cumulative block sizes, block-row pointers,
 // block columns, then every block's number and values (column-major).
 CsrMatrix read_sparse_block(Tokens& in, const std::string& name, Index rows, Index cols) {
-  const long blocks = in.integer(name + " number of blocks", 0, kMaxSize);
+  const long blocks = in.integer(name + " number of blocks", 0, in.bound());
   if (blocks == 0) return from_triplets(rows, cols, {});
   const long block_rows = in.integer(name + " block rows", 1, rows),
              block_cols = in.integer(name + " block columns", 1, cols);
@@ -162,14 +163,19 @@ CsrMatrix read_sparse_block(Tokens& in, const std::string& name, Index rows, Ind
 
 // One NumericsMatrix (NM_new_from_file): storage type, sizes, then the storage's own layout.
 CsrMatrix read_matrix(Tokens& in, const std::string& name) {
+  // Sizes are bounded by the numbers left in the file (each row of M, each contact row of H, has
+  // its entries of q or b to come), so a damaged size is refused before anything is allocated.
   const long storage = in.integer(name + " storage type", 0, 2);
-  const auto rows = static_cast<Index>(in.integer(name + " rows", 0, kMaxSize));
-  const auto cols = static_cast<Index>(in.integer(name + " columns", 0, kMaxSize));
   if (storage == 2)
     in.fail_here(name + " is in Siconos' general sparse storage (type 2); sinew reads dense (0) and sparse-block (1)");
+  const auto rows = static_cast<Index>(in.integer(name + " rows", 0, in.bound()));
+  const auto cols = static_cast<Index>(in.integer(name + " columns", 0, in.bound()));
   if (storage == 1) return read_sparse_block(in, name, rows, cols);
   in.integer(name + " rows (repeated)", rows, rows);
   in.integer(name + " columns (repeated)", cols, cols);
+  if (static_cast<double>(rows) * static_cast<double>(cols) > static_cast<double>(in.remaining()))
+    in.fail_here(name + " is dense " + std::to_string(rows) + " x " + std::to_string(cols) + " but only " +
+                 std::to_string(in.remaining()) + " numbers follow");
   Triplets entries;
   for (Index j = 0; j < cols; ++j)  // Siconos stores dense matrices column by column
     for (Index i = 0; i < rows; ++i) {
@@ -188,11 +194,24 @@ void check_mu(const Eigen::VectorXd& mu, const Tokens& in) {
 }  // namespace
 
 SiconosDatProblem read_siconos_dat(const std::string& path) {
-  Tokens in(path);
+  const std::string where = "Siconos problem file '" + path + "': ";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(where + "no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(where + "is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(where + "cannot be opened");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error(where + "cannot be read");
+  return parse_siconos_dat(text.str(), path);
+}
+
+SiconosDatProblem parse_siconos_dat(std::string_view text, const std::string& path) {
+  Tokens in(text, path);
   const long d = in.integer("the dimension d", 1, 3);
   if (d != 3)
     in.fail_here("the dimension is " + std::to_string(d) + "; sinew solves 3-D contact problems only (d = 3)");
-  const long contacts = in.integer("the number of contacts", 1, kMaxSize / 3);
+  const long contacts = in.integer("the number of contacts", 1, in.bound() / 4);  // q and mu: 4 numbers each
   const auto m = static_cast<Index>(3 * contacts);
   CsrMatrix first = read_matrix(in, "the first matrix (W or M)");
   SiconosDatProblem result;

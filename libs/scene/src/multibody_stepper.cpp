@@ -71,6 +71,7 @@ SolverSpec read_solver(JsonObject o) {
     n.function = read_ncp(o, n.function);
     n.cr_iterations = static_cast<int>(o.integer("cr_iterations", n.cr_iterations, 1, 1000000));
     n.cr_tolerance = o.real("cr_tolerance", n.cr_tolerance, 0.0, 1.0);
+    n.stall_steps = static_cast<int>(o.integer("stall_steps", n.stall_steps, 0, 1000000));
     n.globalization = read_globalization(o, n.globalization);
   } else if (s.type == "sap") {
     constraints::SapOptions& p = s.sap;

@@ -23,6 +23,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "sinew/constraints/fclib_file.hpp"
 
@@ -40,5 +41,9 @@ struct SiconosDatProblem {
 /// Siconos' general sparse storage (type 2, which Siconos' own test problems do not use), or
 /// holds numbers that are not finite or a negative mu.
 SiconosDatProblem read_siconos_dat(const std::string& path);
+
+/// Reads a Siconos problem from its text @p text; @p path names it in messages.
+/// @throws sinew::Error as read_siconos_dat() does.
+SiconosDatProblem parse_siconos_dat(std::string_view text, const std::string& path);
 
 }  // namespace sinew::constraints

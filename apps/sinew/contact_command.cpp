@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -116,6 +117,10 @@ int solve(const std::vector<std::string>& args) {
   std::printf("time:       %.3f ms (the solve alone)\n", solve_ms);
 
   if (!out.empty()) {
+    const std::filesystem::path folder = std::filesystem::path(out).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::create_directories(folder, ec) && ec)
+      throw Error("contact solve: cannot create the folder '" + folder.string() + "' of --out: " + ec.message());
     FclibSolution solution;
     if (global) {
       const Index p = file.global->has_equalities() ? file.global->G.cols : 0;

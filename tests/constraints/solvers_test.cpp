@@ -154,7 +154,10 @@ TEST(RandomProblems, AllSolversAgreeAndSatisfySignoriniCoulomb) {
       ASSERT_TRUE(rep.converged()) << name << " seed " << seed << ": " << rep.message;
       EXPECT_LE(rep.error, tol);
       EXPECT_NEAR(natural_map_error(p, r).relative, rep.error, 1e-14) << name;
-      ASSERT_EQ(static_cast<int>(rep.error_history.size()), rep.iterations);
+      if (name == "pgs")  // PGS evaluates its error on a schedule (PgsOptions::scheduled_checks)
+        ASSERT_LE(static_cast<int>(rep.error_history.size()), rep.iterations);
+      else
+        ASSERT_EQ(static_cast<int>(rep.error_history.size()), rep.iterations);
       expect_signorini_coulomb(p, r, 1e-8, name + " seed " + std::to_string(seed));
       answers.push_back(r);
       if (answers.size() == 1)

@@ -1,5 +1,6 @@
 #include "sinew/constraints/pgs_solver.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sinew/constraints/natural_map.hpp"
@@ -59,6 +60,10 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
     }
   }
   Eigen::VectorXd u(p.rows());
+  int next_check = 0;   // the sweep (0-based) after which the error is next evaluated
+  int last_check = -1;  // the sweep of the last evaluation
+  double last_error = 0.0;
+  constexpr int kEveryFirst = 8, kMaxGap = 64;
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
     for (std::size_t b = 0; b < p.blocks.size(); ++b) {
       const ConstraintBlock& block = p.blocks[b];
@@ -85,9 +90,20 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
       r[i + 1] = t1;
       r[i + 2] = t2;
     }
+    report.iterations = it + 1;
+    if (options_.scheduled_checks && it < next_check && it + 1 < options_.stop.max_iterations) continue;
     for (Index i = 0; i < p.rows(); ++i) u[i] = row_velocity(p, r, i);
     const double error = natural_map_error(p, r, u).relative;
-    report.iterations = it + 1;
+    // The next check: half the sweeps the measured rate predicts to the tolerance.
+    int gap = 1;
+    if (it >= kEveryFirst && last_check >= 0 && error < last_error && error > 0.0) {
+      const double rate_log = std::log(error / last_error) / (it - last_check);  // < 0
+      const double predicted = std::log(options_.stop.tolerance / error) / rate_log;
+      gap = static_cast<int>(std::clamp(0.5 * predicted, 1.0, static_cast<double>(kMaxGap)));
+    }
+    last_check = it;
+    last_error = error;
+    next_check = it + gap;
     report.error_history.push_back(error);
     report.error = error;
     if (!std::isfinite(error)) {

@@ -36,10 +36,10 @@ struct SolverReport {
   SolverStatus status = SolverStatus::kNotConverged;  ///< how it ended
   int iterations = 0;                                 ///< iterations performed
   double error = 0.0;                                 ///< final natural-map error (relative, natural_map.hpp)
-  std::vector<double> error_history;                  ///< natural-map error after each iteration
-  std::vector<RowState> states;                       ///< (blocks) branch of each block at the final r
-  int inner_iterations = 0;                           ///< linear-solver iterations summed (Newton: CR)
-  std::string message;                                ///< what happened, e.g. why it did not converge
+  std::vector<double> error_history;  ///< natural-map error after each iteration evaluated (PGS: its checks)
+  std::vector<RowState> states;       ///< (blocks) branch of each block at the final r
+  int inner_iterations = 0;           ///< linear-solver iterations summed (Newton: CR)
+  std::string message;                ///< what happened, e.g. why it did not converge
 
   /// True when status is kConverged.
   bool converged() const { return status == SolverStatus::kConverged; }

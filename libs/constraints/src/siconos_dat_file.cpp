@@ -20,6 +20,26 @@
 namespace sinew::constraints {
 namespace {
 
+// What a number is, for a message: "<matrix> <what> <index>[, <index2>]". Built into text only
+// when something is wrong, so that reading a file builds no string per number.
+struct Label {
+  const std::string* matrix = nullptr;  // the matrix's name, or none
+  const char* what = "";
+  long index = -1, index2 = -1;
+
+  std::string text() const {
+    std::string t = matrix ? *matrix + " " + what : std::string(what);
+    if (index >= 0) t += " " + std::to_string(index);
+    if (index2 >= 0) t += ", " + std::to_string(index2);
+    return t;
+  }
+};
+
+Label label(const char* what) { return Label{nullptr, what}; }
+Label label(const std::string& matrix, const char* what, long index = -1, long index2 = -1) {
+  return Label{&matrix, what, index, index2};
+}
+
 // The numbers of one file in order, each with its line, read one at a time.
 class Tokens {
  public:
@@ -55,31 +75,32 @@ class Tokens {
   }
 
   // The next number as a count in [low, high]; @p what names it in a message.
-  long integer(const std::string& what, long low, long high) {
+  long integer(const Label& what, long low, long high) {
     const Word& w = take(what);
     char* end = nullptr;
     errno = 0;
     const long v = std::strtol(w.text.c_str(), &end, 10);
     if (end == w.text.c_str() || *end != '\0' || errno == ERANGE)
-      fail(w, what + ": expected an integer, got '" + w.text + "'");
+      fail(w, what.text() + ": expected an integer, got '" + w.text + "'");
     if (v < low || v > high)
-      fail(w, what + " = " + std::to_string(v) + ", expected " + std::to_string(low) + " to " + std::to_string(high));
+      fail(w, what.text() + " = " + std::to_string(v) + ", expected " + std::to_string(low) + " to " +
+                  std::to_string(high));
     return v;
   }
 
   // The next number as a finite double.
-  double real(const std::string& what) {
+  double real(const Label& what) {
     const Word& w = take(what);
     char* end = nullptr;
     const double v = std::strtod(w.text.c_str(), &end);
-    if (end == w.text.c_str() || *end != '\0') fail(w, what + ": expected a number, got '" + w.text + "'");
-    if (!std::isfinite(v)) fail(w, what + " is not finite ('" + w.text + "')");
+    if (end == w.text.c_str() || *end != '\0') fail(w, what.text() + ": expected a number, got '" + w.text + "'");
+    if (!std::isfinite(v)) fail(w, what.text() + " is not finite ('" + w.text + "')");
     return v;
   }
 
-  Eigen::VectorXd vector(const std::string& what, Index size) {
+  Eigen::VectorXd vector(const std::string& name, Index size) {
     Eigen::VectorXd v(size);
-    for (Index k = 0; k < size; ++k) v[k] = real(what + " entry " + std::to_string(k));
+    for (Index k = 0; k < size; ++k) v[k] = real(label(name, "entry", k));
     return v;
   }
 
@@ -96,8 +117,8 @@ class Tokens {
     int line;
   };
 
-  const Word& take(const std::string& what) {
-    if (next_ >= words_.size()) throw Error(where() + "ends where " + what + " was expected");
+  const Word& take(const Label& what) {
+    if (next_ >= words_.size()) throw Error(where() + "ends where " + what.text() + " was expected");
     return words_[next_++];
   }
 
@@ -121,14 +142,13 @@ CsrMatrix from_triplets(Index rows, Index cols, const Triplets& entries) {
 // Siconos' sparse-block storage (SBM_new_from_file): cumulative block sizes, block-row pointers,
 // block columns, then every block's number and values (column-major).
 CsrMatrix read_sparse_block(Tokens& in, const std::string& name, Index rows, Index cols) {
-  const long blocks = in.integer(name + " number of blocks", 0, in.bound());
+  const long blocks = in.integer(label(name, "number of blocks"), 0, in.bound());
   if (blocks == 0) return from_triplets(rows, cols, {});
-  const long block_rows = in.integer(name + " block rows", 1, rows),
-             block_cols = in.integer(name + " block columns", 1, cols);
+  const long block_rows = in.integer(label(name, "block rows"), 1, rows),
+             block_cols = in.integer(label(name, "block columns"), 1, cols);
   const auto cumulative = [&](long count, Index total, const char* what) {
     std::vector<long> ends(static_cast<std::size_t>(count));
-    for (long k = 0; k < count; ++k)
-      ends[k] = in.integer(name + " " + what + " " + std::to_string(k), k == 0 ? 1 : ends[k - 1] + 1, total);
+    for (long k = 0; k < count; ++k) ends[k] = in.integer(label(name, what, k), k == 0 ? 1 : ends[k - 1] + 1, total);
     if (ends.back() != total)
       in.fail_here(name + " " + what + " end at " + std::to_string(ends.back()) + ", expected " +
                    std::to_string(total));
@@ -136,24 +156,23 @@ CsrMatrix read_sparse_block(Tokens& in, const std::string& name, Index rows, Ind
   };
   const std::vector<long> row_ends = cumulative(block_rows, rows, "cumulative block row size");
   const std::vector<long> col_ends = cumulative(block_cols, cols, "cumulative block column size");
-  const long filled1 = in.integer(name + " filled1", block_rows + 1, block_rows + 1);
-  const long filled2 = in.integer(name + " filled2", blocks, blocks);
+  const long filled1 = in.integer(label(name, "filled1"), block_rows + 1, block_rows + 1);
+  const long filled2 = in.integer(label(name, "filled2"), blocks, blocks);
   std::vector<long> row_ptr(static_cast<std::size_t>(filled1)), block_col(static_cast<std::size_t>(filled2));
   for (long k = 0; k < filled1; ++k)
-    row_ptr[k] = in.integer(name + " block-row pointer " + std::to_string(k), k == 0 ? 0 : row_ptr[k - 1], blocks);
+    row_ptr[k] = in.integer(label(name, "block-row pointer", k), k == 0 ? 0 : row_ptr[k - 1], blocks);
   if (row_ptr[0] != 0 || row_ptr.back() != blocks)
     in.fail_here(name + " block-row pointers must run from 0 to the number of blocks " + std::to_string(blocks));
-  for (long k = 0; k < filled2; ++k)
-    block_col[k] = in.integer(name + " block column " + std::to_string(k), 0, block_cols - 1);
+  for (long k = 0; k < filled2; ++k) block_col[k] = in.integer(label(name, "block column", k), 0, block_cols - 1);
   Triplets entries;
   for (long br = 0; br < block_rows; ++br) {
     const long r0 = br == 0 ? 0 : row_ends[br - 1], nr = row_ends[br] - r0;
     for (long b = row_ptr[br]; b < row_ptr[br + 1]; ++b) {
-      in.integer(name + " block number", b, b);
+      in.integer(label(name, "block number"), b, b);
       const long bc = block_col[b], c0 = bc == 0 ? 0 : col_ends[bc - 1], nc = col_ends[bc] - c0;
       for (long j = 0; j < nc; ++j)
         for (long i = 0; i < nr; ++i) {
-          const double x = in.real(name + " block " + std::to_string(b) + " value");
+          const double x = in.real(label(name, "value of block", b));
           if (x != 0.0) entries.emplace_back(static_cast<Index>(r0 + i), static_cast<Index>(c0 + j), x);
         }
     }
@@ -165,21 +184,21 @@ CsrMatrix read_sparse_block(Tokens& in, const std::string& name, Index rows, Ind
 CsrMatrix read_matrix(Tokens& in, const std::string& name) {
   // Sizes are bounded by the numbers left in the file (each row of M, each contact row of H, has
   // its entries of q or b to come), so a damaged size is refused before anything is allocated.
-  const long storage = in.integer(name + " storage type", 0, 2);
+  const long storage = in.integer(label(name, "storage type"), 0, 2);
   if (storage == 2)
     in.fail_here(name + " is in Siconos' general sparse storage (type 2); sinew reads dense (0) and sparse-block (1)");
-  const auto rows = static_cast<Index>(in.integer(name + " rows", 0, in.bound()));
-  const auto cols = static_cast<Index>(in.integer(name + " columns", 0, in.bound()));
+  const auto rows = static_cast<Index>(in.integer(label(name, "rows"), 0, in.bound()));
+  const auto cols = static_cast<Index>(in.integer(label(name, "columns"), 0, in.bound()));
   if (storage == 1) return read_sparse_block(in, name, rows, cols);
-  in.integer(name + " rows (repeated)", rows, rows);
-  in.integer(name + " columns (repeated)", cols, cols);
+  in.integer(label(name, "rows (repeated)"), rows, rows);
+  in.integer(label(name, "columns (repeated)"), cols, cols);
   if (static_cast<double>(rows) * static_cast<double>(cols) > static_cast<double>(in.remaining()))
     in.fail_here(name + " is dense " + std::to_string(rows) + " x " + std::to_string(cols) + " but only " +
                  std::to_string(in.remaining()) + " numbers follow");
   Triplets entries;
   for (Index j = 0; j < cols; ++j)  // Siconos stores dense matrices column by column
     for (Index i = 0; i < rows; ++i) {
-      const double x = in.real(name + " entry (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+      const double x = in.real(label(name, "entry", i, j));
       if (x != 0.0) entries.emplace_back(i, j, x);
     }
   return from_triplets(rows, cols, entries);
@@ -208,10 +227,10 @@ SiconosDatProblem read_siconos_dat(const std::string& path) {
 
 SiconosDatProblem parse_siconos_dat(std::string_view text, const std::string& path) {
   Tokens in(text, path);
-  const long d = in.integer("the dimension d", 1, 3);
+  const long d = in.integer(label("the dimension d"), 1, 3);
   if (d != 3)
     in.fail_here("the dimension is " + std::to_string(d) + "; sinew solves 3-D contact problems only (d = 3)");
-  const long contacts = in.integer("the number of contacts", 1, in.bound() / 4);  // q and mu: 4 numbers each
+  const long contacts = in.integer(label("the number of contacts"), 1, in.bound() / 4);  // q and mu: 4 numbers each
   const auto m = static_cast<Index>(3 * contacts);
   CsrMatrix first = read_matrix(in, "the first matrix (W or M)");
   SiconosDatProblem result;

@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
   libtbb-dev libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   nlohmann-json3-dev doxygen graphviz libfcl-dev libfclib-dev libhdf5-dev libsiconos-numerics-dev
-  libpng-dev
+  libpng-dev libmujoco-dev
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev python3
 )

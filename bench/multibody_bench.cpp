@@ -1,0 +1,205 @@
+// sinew's rigid multibody step with frictional contact side by side with MuJoCo (Debian's
+// libmujoco 2.2.2, linked into this program), on the same scenes at the same step, each run
+// whole from its initial state:
+//
+//  * drop:  a 0.2 m, 1 kg cube dropped flat from 0.2 m while sliding at 2 m/s on a floor with
+//           mu = 0.5, 600 steps of 1 ms (scene::drop_scene). Closed form of the rest position
+//           (tests/physics/contact_drop_test.cpp): x = 2 t_f + (2 - mu sqrt(2 g H))^2 / (2 mu g)
+//           = 0.5077 m; counter x_error = |x / x_exact - 1| at the end of the run.
+//  * stack: ten 1 kg boxes 0.1 m high (half widths 0.100 - 0.002 k) resting on the floor, mu =
+//           0.5, 500 steps of 1 ms (scene::box_stack_scene); counter top_drift = how far the top
+//           box's centre moved (m): both should hold the stack still.
+//
+// sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
+// solver of --solver (newton_minmap, newton_fb, pgs); MuJoCo with its Newton solver, pyramidal
+// friction cone, Euler integrator (MuJoCo's defaults) and the same friction (its default soft
+// contact parameters). Counters: us_per_step (wall time of the run over its steps) and the
+// accuracy counter of the scene: a speed figure counts only where both are accurate.
+//
+//   multibody_bench [--solver=newton_minmap] [Google Benchmark flags]
+#include <benchmark/benchmark.h>
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "bench_flags.hpp"
+#include "sinew/backends/registry.hpp"
+#include "sinew/constraints/newton_solver.hpp"
+#include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/scene/contact_scenes.hpp"
+
+namespace {
+
+using namespace sinew;
+
+constexpr double kHalf = 0.1, kDrop = 0.2, kSpeed = 2.0, kMu = 0.5, kStep = 1e-3;
+constexpr int kDropSteps = 600, kStackSteps = 500, kBoxes = 10;
+std::string g_solver = "newton_minmap";
+std::unique_ptr<Backend> g_backend;
+
+double drop_rest_x() {
+  const double g = scene::kGravity, vz = std::sqrt(2 * g * kDrop), vx = kSpeed - kMu * vz;
+  return kSpeed * std::sqrt(2 * kDrop / g) + vx * vx / (2 * kMu * g);
+}
+
+std::unique_ptr<constraints::ConstraintSolver> make_solver() {
+  if (g_solver == "pgs") {
+    constraints::PgsOptions o;
+    o.stop = {1e-8, 10000};
+    return std::make_unique<constraints::PgsSolver>(o);
+  }
+  constraints::NewtonOptions o;
+  o.function =
+      g_solver == "newton_fb" ? constraints::NcpFunction::kFischerBurmeister : constraints::NcpFunction::kMinMap;
+  return std::make_unique<constraints::NewtonSolver>(*g_backend, o);
+}
+
+// Runs @p steps steps of @p s with ContactStep; false (with the reason in the state) on a failed step.
+bool run_sinew(benchmark::State& state, scene::ContactScene& s, int steps) {
+  integrators::ContactStep stepper(make_solver());
+  for (int k = 0; k < steps; ++k) {
+    const integrators::ContactStepReport r = stepper.step(*s.system, s.constraints(), s.state, kStep);
+    if (!r.ok()) {
+      state.SkipWithError(("sinew step failed: " + r.message).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Wall time of the runs (from each scene's construction to its last step) per step, in us.
+class StepClock {
+ public:
+  void start() { begin_ = std::chrono::steady_clock::now(); }
+  void stop() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count(); }
+  void report(benchmark::State& state, int steps) const {
+    state.counters["us_per_step"] = 1e6 * total_ / (static_cast<double>(state.iterations()) * steps);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point begin_;
+  double total_ = 0.0;
+};
+
+void sinew_drop(benchmark::State& state) {
+  double x = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    scene::ContactScene s = scene::drop_scene(kHalf, kDrop, kSpeed, kMu);
+    if (!run_sinew(state, s, kDropSteps)) return;
+    clock.stop();
+    x = s.body_position(0)[0];
+  }
+  clock.report(state, kDropSteps);
+  state.counters["x_error"] = std::abs(x / drop_rest_x() - 1.0);
+}
+
+void sinew_stack(benchmark::State& state) {
+  double drift = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    scene::ContactScene s = scene::box_stack_scene(kBoxes, kMu);
+    const Vec3 start = s.body_position(kBoxes - 1);
+    if (!run_sinew(state, s, kStackSteps)) return;
+    clock.stop();
+    drift = norm(s.body_position(kBoxes - 1) - start);
+  }
+  clock.report(state, kStackSteps);
+  state.counters["top_drift"] = drift;
+}
+
+// A MuJoCo model from MJCF text; nullptr (with the reason in the state) when it does not load.
+struct MjModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct MjDataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
+using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
+
+MjModelPtr load_mjcf(benchmark::State& state, const std::string& xml) {
+  const auto vfs = std::make_unique<mjVFS>();  // megabytes: not on the stack
+  mj_defaultVFS(vfs.get());
+  mj_makeEmptyFileVFS(vfs.get(), "scene.xml", static_cast<int>(xml.size()));
+  std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
+  char error[1000] = "";
+  MjModelPtr m(mj_loadXML("scene.xml", vfs.get(), error, sizeof(error)));
+  mj_deleteVFS(vfs.get());
+  if (!m) state.SkipWithError((std::string("MuJoCo cannot load the scene: ") + error).c_str());
+  return m;
+}
+
+// The options shared by both scenes: the same step and friction as sinew, MuJoCo's own solver.
+std::string mjcf_header() {
+  return "<mujoco><option timestep='" + std::to_string(kStep) +
+         "' gravity='0 0 -9.81' solver='Newton' cone='pyramidal' integrator='Euler'/>"
+         "<default><geom friction='" +
+         std::to_string(kMu) + " 0.005 0.0001'/></default><worldbody><geom name='floor' type='plane' size='5 5 0.1'/>";
+}
+
+void mujoco_drop(benchmark::State& state) {
+  const std::string xml = mjcf_header() + "<body pos='0 0 " + std::to_string(kDrop + kHalf) +
+                          "'><freejoint/><geom type='box' size='0.1 0.1 0.1' mass='1'/></body></worldbody></mujoco>";
+  MjModelPtr m = load_mjcf(state, xml);
+  if (!m) return;
+  double x = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    MjDataPtr d(mj_makeData(m.get()));
+    d->qvel[0] = kSpeed;
+    for (int k = 0; k < kDropSteps; ++k) mj_step(m.get(), d.get());
+    clock.stop();
+    x = d->qpos[0];
+  }
+  clock.report(state, kDropSteps);
+  state.counters["x_error"] = std::abs(x / drop_rest_x() - 1.0);
+}
+
+void mujoco_stack(benchmark::State& state) {
+  std::string xml = mjcf_header();
+  for (int k = 0; k < kBoxes; ++k) {
+    const double hw = scene::stack_half_width(k);
+    xml += "<body pos='0 0 " + std::to_string(0.05 + 0.1 * k) + "'><freejoint/><geom type='box' size='" +
+           std::to_string(hw) + " " + std::to_string(hw) + " 0.05' mass='1'/></body>";
+  }
+  xml += "</worldbody></mujoco>";
+  MjModelPtr m = load_mjcf(state, xml);
+  if (!m) return;
+  double drift = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    MjDataPtr d(mj_makeData(m.get()));
+    const int top = 7 * (kBoxes - 1);
+    const double x0 = d->qpos[top], y0 = d->qpos[top + 1], z0 = d->qpos[top + 2];
+    for (int k = 0; k < kStackSteps; ++k) mj_step(m.get(), d.get());
+    clock.stop();
+    drift = std::hypot(d->qpos[top] - x0, d->qpos[top + 1] - y0, d->qpos[top + 2] - z0);
+  }
+  clock.report(state, kStackSteps);
+  state.counters["top_drift"] = drift;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  g_solver = bench::take_flag(argc, argv, "solver", "newton_minmap");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  g_backend = make_backend("serial");
+  for (const auto& [name, fn] : {std::pair{"drop/sinew", &sinew_drop}, std::pair{"drop/mujoco", &mujoco_drop},
+                                 std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack}})
+    benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_backend.reset();
+  return 0;
+}

@@ -28,19 +28,22 @@ Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<dou
 }
 
 void ConstraintRows::set_velocity_level(Index first, Index count) {
-  require(first >= 0 && count >= 0 && first + count <= rows(),
-          "ConstraintRows::set_velocity_level: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
-              ") outside the " + std::to_string(rows()) + " rows");
+  require(first >= 0 && count >= 0 && first + count <= rows(), [&] {
+    return "ConstraintRows::set_velocity_level: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+           ") outside the " + std::to_string(rows()) + " rows";
+  });
   for (Index k = first; k < first + count; ++k) velocity_level[static_cast<std::size_t>(k)] = 1;
 }
 
 void ConstraintRows::set_compliance(Index first, Index count, double c, double d) {
-  require(first >= 0 && count >= 0 && first + count <= rows(),
-          "ConstraintRows::set_compliance: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
-              ") outside the " + std::to_string(rows()) + " rows");
-  require(std::isfinite(c) && c >= 0 && std::isfinite(d) && d >= 0,
-          "ConstraintRows::set_compliance: compliance and damping must be finite and >= 0, got c = " + number_text(c) +
-              ", d = " + number_text(d));
+  require(first >= 0 && count >= 0 && first + count <= rows(), [&] {
+    return "ConstraintRows::set_compliance: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+           ") outside the " + std::to_string(rows()) + " rows";
+  });
+  require(std::isfinite(c) && c >= 0 && std::isfinite(d) && d >= 0, [&] {
+    return "ConstraintRows::set_compliance: compliance and damping must be finite and >= 0, got c = " + number_text(c) +
+           ", d = " + number_text(d);
+  });
   for (Index k = first; k < first + count; ++k) {
     compliance[static_cast<std::size_t>(k)] = c;
     damping[static_cast<std::size_t>(k)] = d;
@@ -78,14 +81,15 @@ void ConstraintRows::validate(Index num_velocities) const {
 }
 
 void StabilizationOptions::validate() const {
-  require(erp > 0 && erp <= 1, "StabilizationOptions: erp must be in (0, 1], got " + number_text(erp));
+  require(erp > 0 && erp <= 1, [&] { return "StabilizationOptions: erp must be in (0, 1], got " + number_text(erp); });
 }
 
 void StepWeights::validate() const {
-  require(theta_q >= 0 && theta_q <= 1 && theta_v >= 0 && theta_v <= 1 && theta_vq > 0 && theta_vq <= 1,
-          "StepWeights: theta_q and theta_v must be in [0, 1] and theta_vq in (0, 1] (positions that move by the "
-          "start velocity alone cannot be constrained by the end velocity), got " +
-              number_text(theta_q) + ", " + number_text(theta_v) + ", " + number_text(theta_vq));
+  require(theta_q >= 0 && theta_q <= 1 && theta_v >= 0 && theta_v <= 1 && theta_vq > 0 && theta_vq <= 1, [&] {
+    return "StepWeights: theta_q and theta_v must be in [0, 1] and theta_vq in (0, 1] (positions that move by the "
+           "start velocity alone cannot be constrained by the end velocity), got " +
+           number_text(theta_q) + ", " + number_text(theta_v) + ", " + number_text(theta_vq);
+  });
 }
 
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
@@ -94,8 +98,10 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
   weights.validate();
   GlobalProblem g = assemble_step_problem(rows, A, v_free, h, options);
   if (weights.implicit_euler()) return g;
-  require(v0.size() == A.rows, "assemble_step_problem: v0 must have one entry per velocity DOF (" +
-                                   std::to_string(A.rows) + "), got " + std::to_string(v0.size()));
+  require(v0.size() == A.rows, [&] {
+    return "assemble_step_problem: v0 must have one entry per velocity DOF (" + std::to_string(A.rows) + "), got " +
+           std::to_string(v0.size());
+  });
   const Index m = rows.rows();
   Eigen::VectorXd phidot = Eigen::VectorXd::Zero(m);  // J v0
   for (const Eigen::Triplet<double>& t : rows.jacobian) phidot[t.row()] += t.value() * v0[t.col()];
@@ -118,9 +124,11 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
         g.w[k] = (options.erp * rows.phi[i] / h + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
       } else if (c > 0) {
         const double l = h * tq * tvq + d * tv;
-        require(l > 0, "assemble_step_problem: compliant row " + std::to_string(k) +
-                           " has no damping, and theta_q theta_vq = 0 evaluates its force at the start positions: "
-                           "an explicit force, not a constraint of the step");
+        require(l > 0, [&] {
+          return "assemble_step_problem: compliant row " + std::to_string(k) +
+                 " has no damping, and theta_q theta_vq = 0 evaluates its force at the start positions: "
+                 "an explicit force, not a constraint of the step";
+        });
         g.w[k] = (options.erp * rows.phi[i] + (d + tq * h) * phidot[k]) / l - phidot[k] - rows.target[i];
         g.compliance[k] = c / (h * l);
       }
@@ -135,9 +143,11 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
   options.validate();
-  require(std::isfinite(h) && h > 0, "assemble_step_problem: h must be finite and > 0, got " + number_text(h));
-  require(A.rows == A.cols && A.rows == v_free.size(),
-          "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")");
+  require(std::isfinite(h) && h > 0,
+          [&] { return "assemble_step_problem: h must be finite and > 0, got " + number_text(h); });
+  require(A.rows == A.cols && A.rows == v_free.size(), [&] {
+    return "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")";
+  });
   rows.validate(A.rows);
   const Index m = rows.rows();
   GlobalProblem g;

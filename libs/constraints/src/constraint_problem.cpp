@@ -43,8 +43,10 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
                   ") needs a finite friction coefficient mu >= 0, got " + number_text(block.mu));
     total += block_size(block.kind);
   }
-  require(total == rows, std::string(what) + ": the blocks cover " + std::to_string(total) +
-                             " rows but the problem has " + std::to_string(rows));
+  require(total == rows, [&] {
+    return std::string(what) + ": the blocks cover " + std::to_string(total) + " rows but the problem has " +
+           std::to_string(rows);
+  });
 }
 
 namespace {
@@ -117,12 +119,14 @@ void require_symmetric_w(const DelassusProblem& problem, const std::string& who,
 
 void GlobalProblem::validate() const {
   const Index n = velocities(), m = rows();
-  require(M.rows == n && M.cols == n, "GlobalProblem: M must be " + std::to_string(n) + "x" + std::to_string(n) +
-                                          " (the size of f), got " + std::to_string(M.rows) + "x" +
-                                          std::to_string(M.cols));
-  require(H.rows == n && H.cols == m, "GlobalProblem: H must be " + std::to_string(n) + "x" + std::to_string(m) +
-                                          " (size of f x size of w, FCLIB's H = J^T), got " + std::to_string(H.rows) +
-                                          "x" + std::to_string(H.cols));
+  require(M.rows == n && M.cols == n, [&] {
+    return "GlobalProblem: M must be " + std::to_string(n) + "x" + std::to_string(n) + " (the size of f), got " +
+           std::to_string(M.rows) + "x" + std::to_string(M.cols);
+  });
+  require(H.rows == n && H.cols == m, [&] {
+    return "GlobalProblem: H must be " + std::to_string(n) + "x" + std::to_string(m) +
+           " (size of f x size of w, FCLIB's H = J^T), got " + std::to_string(H.rows) + "x" + std::to_string(H.cols);
+  });
   M.validate();
   H.validate();
   require_finite(M, "GlobalProblem: M");
@@ -130,12 +134,13 @@ void GlobalProblem::validate() const {
   require_symmetric(M, "GlobalProblem: M");
   require_finite(f, "GlobalProblem: f");
   require_finite(w, "GlobalProblem: w");
-  require(compliance.size() == 0 || compliance.size() == m, "GlobalProblem: compliance must be empty or have " +
-                                                                std::to_string(m) + " entries, got " +
-                                                                std::to_string(compliance.size()));
+  require(compliance.size() == 0 || compliance.size() == m, [&] {
+    return "GlobalProblem: compliance must be empty or have " + std::to_string(m) + " entries, got " +
+           std::to_string(compliance.size());
+  });
   for (Eigen::Index i = 0; i < compliance.size(); ++i)
     require(std::isfinite(compliance[i]) && compliance[i] >= 0.0,
-            "GlobalProblem: compliance " + std::to_string(i) + " must be finite and >= 0");
+            [&] { return "GlobalProblem: compliance " + std::to_string(i) + " must be finite and >= 0"; });
   validate_blocks(blocks, m, "GlobalProblem");
 }
 
@@ -143,30 +148,28 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
   using ColSparse = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
   problem.validate();
   mass_solver.compute(problem.M);
-  const Index n = problem.velocities(), m = problem.rows();
+  const Index m = problem.rows();
   const ColSparse H = to_eigen(problem.H);
-  // M^-1 H in panels of columns: a dense panel is n x 64, and only the non-zeros are kept.
+  // W in panels of columns: X = M^-1 H(:, panel) densely, then W(:, panel) = H^T X, of which only
+  // the non-zeros are kept. Each kept entry goes in twice, halved, as (i, j) and (j, i), so
+  // that the sum of duplicates is exactly symmetric (H^T M^-1 H is symmetric in exact arithmetic).
   constexpr Index kPanel = 64;
   std::vector<Eigen::Triplet<double, Index>> entries;
   for (Index c0 = 0; c0 < m; c0 += kPanel) {
     const Index width = std::min(kPanel, m - c0);
     const Eigen::MatrixXd X = mass_solver.solve(Eigen::MatrixXd(H.middleCols(c0, width)));
+    const Eigen::MatrixXd block = H.transpose() * X;  // W(:, c0 .. c0 + width)
     for (Index j = 0; j < width; ++j)
-      for (Index i = 0; i < n; ++i)
-        if (X(i, j) != 0.0) entries.emplace_back(i, c0 + j, X(i, j));
+      for (Index i = 0; i < m; ++i)
+        if (block(i, j) != 0.0) {
+          entries.emplace_back(i, c0 + j, 0.5 * block(i, j));
+          entries.emplace_back(c0 + j, i, 0.5 * block(i, j));
+        }
   }
-  ColSparse MinvH(n, m);
-  MinvH.setFromTriplets(entries.begin(), entries.end());
-  const ColSparse product = (H.transpose() * MinvH).pruned(0.0);
-  EigenCsr W = 0.5 * (EigenCsr(product) + EigenCsr(product.transpose()));  // exact symmetry of H^T M^-1 H
-  if (problem.compliance.size()) {
-    EigenCsr C(m, m);
-    std::vector<Eigen::Triplet<double, Index>> diagonal;
-    for (Index i = 0; i < m; ++i) diagonal.emplace_back(i, i, problem.compliance[i]);
-    C.setFromTriplets(diagonal.begin(), diagonal.end());
-    W += C;
-  }
-  W.makeCompressed();
+  if (problem.compliance.size())
+    for (Index i = 0; i < m; ++i) entries.emplace_back(i, i, problem.compliance[i]);
+  EigenCsr W(m, m);
+  W.setFromTriplets(entries.begin(), entries.end());
   DelassusProblem local;
   local.W = from_eigen(W);
   local.q = problem.w + H.transpose() * mass_solver.solve(problem.f);
@@ -178,8 +181,10 @@ Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver
                                 const Eigen::VectorXd& r) {
   require(mass_solver.factored() && mass_solver.rows() == problem.velocities(),
           "global_velocity: the solver must hold the factorization of M (call to_delassus first)");
-  require(r.size() == problem.rows(), "global_velocity: r must have " + std::to_string(problem.rows()) +
-                                          " entries, got " + std::to_string(r.size()));
+  require(r.size() == problem.rows(), [&] {
+    return "global_velocity: r must have " + std::to_string(problem.rows()) + " entries, got " +
+           std::to_string(r.size());
+  });
   const Eigen::VectorXd rhs = to_eigen(problem.H) * r + problem.f;
   return mass_solver.solve(rhs);
 }

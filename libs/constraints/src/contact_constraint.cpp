@@ -117,11 +117,12 @@ struct ContactConstraint::SurfaceWork {
 ContactConstraint::~ContactConstraint() = default;
 
 void ContactOptions::validate() const {
-  require(std::isfinite(mu) && mu >= 0, "ContactOptions: mu must be finite and >= 0, got " + number_text(mu));
+  require(std::isfinite(mu) && mu >= 0,
+          [&] { return "ContactOptions: mu must be finite and >= 0, got " + number_text(mu); });
   require(std::isfinite(margin) && margin >= 0,
-          "ContactOptions: margin must be finite and >= 0, got " + number_text(margin));
+          [&] { return "ContactOptions: margin must be finite and >= 0, got " + number_text(margin); });
   require(sharp_edge_angle >= 0 && sharp_edge_angle <= 3.14159265358979323846,
-          "ContactOptions: sharp_edge_angle must be in [0, pi], got " + number_text(sharp_edge_angle));
+          [&] { return "ContactOptions: sharp_edge_angle must be in [0, pi], got " + number_text(sharp_edge_angle); });
 }
 
 ContactConstraint::ContactConstraint(const ContactOptions& params, std::string name)
@@ -131,7 +132,7 @@ ContactConstraint::ContactConstraint(const ContactOptions& params, std::string n
 
 Index ContactConstraint::add_obstacle(const Shape& shape, const Pose& pose, Index material) {
   check_shape(ShapeInstance{0, shape, pose, Motion{}}, name_ + ": obstacle " + std::to_string(obstacles_.size()));
-  require(material >= 0, name_ + ": obstacle material must be >= 0, got " + std::to_string(material));
+  require(material >= 0, [&] { return name_ + ": obstacle material must be >= 0, got " + std::to_string(material); });
   obstacles_.push_back(Obstacle{shape, pose, {}, 0.0});
   obstacle_materials_.push_back(material);
   return static_cast<Index>(obstacles_.size()) - 1;
@@ -139,22 +140,23 @@ Index ContactConstraint::add_obstacle(const Shape& shape, const Pose& pose, Inde
 
 Index ContactConstraint::add_body_collider(Index body, const Shape& shape, Index material) {
   check_shape(ShapeInstance{0, shape, identity_pose(), Motion{}}, name_ + ": collider of body " + std::to_string(body));
-  require(material >= 0, name_ + ": collider material must be >= 0, got " + std::to_string(material));
+  require(material >= 0, [&] { return name_ + ": collider material must be >= 0, got " + std::to_string(material); });
   colliders_.push_back(BodyCollider{body, shape, material});
   return static_cast<Index>(colliders_.size()) - 1;
 }
 
 void ContactConstraint::add_particles(Index first, Index count, Index material) {
-  require(first >= 0 && count >= 0 && material >= 0,
-          name_ +
-              ": add_particles needs first >= 0, count >= 0 and material >= 0, got first = " + std::to_string(first) +
-              ", count = " + std::to_string(count) + ", material = " + std::to_string(material));
+  require(first >= 0 && count >= 0 && material >= 0, [&] {
+    return name_ +
+           ": add_particles needs first >= 0, count >= 0 and material >= 0, got first = " + std::to_string(first) +
+           ", count = " + std::to_string(count) + ", material = " + std::to_string(material);
+  });
   particle_sets_.push_back(PointSet{first, count, nullptr, material});
 }
 
 void ContactConstraint::add_points(std::shared_ptr<const model::MappedPoints> points, Index material,
                                    bool touch_surfaces) {
-  require(points != nullptr && material >= 0, name_ + ": add_points needs points and a material >= 0");
+  require(points != nullptr && material >= 0, [&] { return name_ + ": add_points needs points and a material >= 0"; });
   if (touch_surfaces) register_surface(points, {}, material, false, true);
   mapped_sets_.push_back(PointSet{0, points->size(), std::move(points), material});
 }
@@ -168,12 +170,15 @@ Index ContactConstraint::register_surface(std::shared_ptr<const model::MappedPoi
                                           std::vector<std::array<Index, 3>> triangles, Index material,
                                           bool self_contact, bool every_vertex) {
   const std::string what = name_ + ": surface " + std::to_string(surfaces_.size());
-  require(vertices != nullptr && material >= 0, what + ": add_surface needs vertices and a material >= 0");
+  require(vertices != nullptr && material >= 0,
+          [&] { return what + ": add_surface needs vertices and a material >= 0"; });
   const Index n = vertices->size();
   for (std::size_t t = 0; t < triangles.size(); ++t)
     for (Index v : triangles[t])
-      require(v >= 0 && v < n, what + ": triangle " + std::to_string(t) + " has vertex " + std::to_string(v) +
-                                   ", expected 0 <= vertex < " + std::to_string(n) + " (its " + vertices->name() + ")");
+      require(v >= 0 && v < n, [&] {
+        return what + ": triangle " + std::to_string(t) + " has vertex " + std::to_string(v) +
+               ", expected 0 <= vertex < " + std::to_string(n) + " (its " + vertices->name() + ")";
+      });
   SurfaceWork& w = *surface_work_;
   const Index offset = w.first_vertex.back();
   const int body = static_cast<int>(surfaces_.size());
@@ -198,10 +203,13 @@ Index ContactConstraint::register_surface(std::shared_ptr<const model::MappedPoi
 }
 
 void ContactConstraint::set_friction(Index a, Index b, double mu) {
-  require(a >= 0 && b >= 0,
-          name_ + ": friction materials must be >= 0, got " + std::to_string(a) + " and " + std::to_string(b));
-  require(std::isfinite(mu) && mu >= 0, name_ + ": the friction between materials " + std::to_string(a) + " and " +
-                                            std::to_string(b) + " must be finite and >= 0, got " + number_text(mu));
+  require(a >= 0 && b >= 0, [&] {
+    return name_ + ": friction materials must be >= 0, got " + std::to_string(a) + " and " + std::to_string(b);
+  });
+  require(std::isfinite(mu) && mu >= 0, [&] {
+    return name_ + ": the friction between materials " + std::to_string(a) + " and " + std::to_string(b) +
+           " must be finite and >= 0, got " + number_text(mu);
+  });
   const std::pair<Index, Index> key = std::minmax(a, b);
   for (auto& entry : friction_)
     if (entry.first == key) {
@@ -234,18 +242,22 @@ void ContactConstraint::check(const model::MechanicalSystem& system) const {
     }
   for (const PointSet& set : mapped_sets_)
     require(&set.mapped->system() == &system,
-            name_ + ": its " + set.mapped->name() + " are mapped from another MechanicalSystem");
+            [&] { return name_ + ": its " + set.mapped->name() + " are mapped from another MechanicalSystem"; });
   for (const Surface& surface : surfaces_)
-    require(&surface.points->system() == &system, name_ + ": the vertices of a surface (" + surface.points->name() +
-                                                      ") are mapped from another MechanicalSystem");
+    require(&surface.points->system() == &system, [&] {
+      return name_ + ": the vertices of a surface (" + surface.points->name() +
+             ") are mapped from another MechanicalSystem";
+    });
   // Every pair the narrow phase will be asked for must have a pair function (checked here, once).
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     for (const Obstacle& o : obstacles_)
-      require(shape_pair_function(colliders_[i].shape.type, o.shape.type) != nullptr,
-              name_ + ": no contact function between collider " + std::to_string(i) + " and an obstacle");
+      require(shape_pair_function(colliders_[i].shape.type, o.shape.type) != nullptr, [&] {
+        return name_ + ": no contact function between collider " + std::to_string(i) + " and an obstacle";
+      });
     for (std::size_t k = i + 1; k < colliders_.size(); ++k)
-      require(shape_pair_function(colliders_[i].shape.type, colliders_[k].shape.type) != nullptr,
-              name_ + ": no contact function between colliders " + std::to_string(i) + " and " + std::to_string(k));
+      require(shape_pair_function(colliders_[i].shape.type, colliders_[k].shape.type) != nullptr, [&] {
+        return name_ + ": no contact function between colliders " + std::to_string(i) + " and " + std::to_string(k);
+      });
   }
 }
 

@@ -95,7 +95,7 @@ void ContactStepOptions::validate() const {
               1,
           "ContactStepOptions: theta, alpha_beta, trapezoidal and bridson_marino are four schemes; set at most one");
   require(std::isfinite(accept_error) && accept_error >= 0,
-          "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error));
+          [&] { return "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error); });
   stabilization.validate();
 }
 
@@ -126,8 +126,10 @@ ContactStep::~ContactStep() = default;
 
 void ContactStep::set_warm_start(const std::vector<constraints::ConstraintBlock>& blocks, const Eigen::VectorXd& r) {
   const Index m = constraints::block_offsets(blocks).back();
-  require(r.size() == m, "ContactStep::set_warm_start: " + std::to_string(r.size()) + " impulses for blocks of " +
-                             std::to_string(m) + " rows");
+  require(r.size() == m, [&] {
+    return "ContactStep::set_warm_start: " + std::to_string(r.size()) + " impulses for blocks of " + std::to_string(m) +
+           " rows";
+  });
   last_blocks_ = blocks;
   r_ = r;
 }
@@ -228,7 +230,8 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
                                        const std::vector<const constraints::Constraint*>& constraints, State& state,
                                        double h) {
   for (std::size_t i = 0; i < constraints.size(); ++i) {
-    require(constraints[i] != nullptr, "ContactStep::step: constraint " + std::to_string(i) + " is null");
+    require(constraints[i] != nullptr,
+            [&] { return "ContactStep::step: constraint " + std::to_string(i) + " is null"; });
     constraints[i]->check(mechanics);
   }
   ContactStepReport report;

@@ -22,16 +22,21 @@ const char* to_string(StepStatus status) {
 }
 
 void Integrator::check_step(const model::DynamicalSystem& system, const State& state, double h) const {
-  const std::string who = name() + "::step";
-  require(std::isfinite(h) && h > 0.0, who + ": step size h must be finite and > 0, got " + number_text(h));
-  require(std::isfinite(state.t), who + ": time t must be finite, got " + number_text(state.t));
+  const auto who = [this] { return name() + "::step"; };  // named only in a message
+  require(std::isfinite(h) && h > 0.0,
+          [&] { return who() + ": step size h must be finite and > 0, got " + number_text(h); });
+  require(std::isfinite(state.t), [&] { return who() + ": time t must be finite, got " + number_text(state.t); });
   const Index nq = system.num_positions(), nu = system.num_velocities();
-  require(state.q.size() == nq, who + ": q has " + std::to_string(state.q.size()) +
-                                    " entries, the system has num_positions() = " + std::to_string(nq));
-  require(state.u.size() == nu, who + ": u has " + std::to_string(state.u.size()) +
-                                    " entries, the system has num_velocities() = " + std::to_string(nu));
+  require(state.q.size() == nq, [&] {
+    return who() + ": q has " + std::to_string(state.q.size()) +
+           " entries, the system has num_positions() = " + std::to_string(nq);
+  });
+  require(state.u.size() == nu, [&] {
+    return who() + ": u has " + std::to_string(state.u.size()) +
+           " entries, the system has num_velocities() = " + std::to_string(nu);
+  });
   require(state.q.allFinite() && state.u.allFinite(),
-          who + ": the state (q, u) must be finite at t = " + number_text(state.t, 6));
+          [&] { return who() + ": the state (q, u) must be finite at t = " + number_text(state.t, 6); });
 }
 
 StepReport Integrator::step(const model::DynamicalSystem& system, State& state, double h) {

@@ -100,9 +100,10 @@ Index MechanicalSystem::add_particle(double mass, const Vec3& position, const st
     msg << "MechanicalSystem::add_particle: " << label << ": mass must be finite and > 0, got " << mass;
     throw Error(msg.str());
   }
-  require(is_finite(position) && is_finite(velocity), "MechanicalSystem::add_particle: " + label +
-                                                          ": position and velocity must be finite, got position " +
-                                                          vec_text(position) + " and velocity " + vec_text(velocity));
+  require(is_finite(position) && is_finite(velocity), [&] {
+    return "MechanicalSystem::add_particle: " + label + ": position and velocity must be finite, got position " +
+           vec_text(position) + " and velocity " + vec_text(velocity);
+  });
   particles_.push_back(Particle{mass, position, velocity, name});
   particle_pos_.push_back(num_positions_);
   particle_vel_.push_back(num_velocities_);
@@ -129,9 +130,10 @@ Index MechanicalSystem::add_body(const SpatialInertia& inertia, const Vec3& posi
         << "got |q| = " << n << "; normalize it first";
     throw Error(msg.str());
   }
-  require(is_finite(position) && is_finite(velocity) && is_finite(angular_velocity),
-          "MechanicalSystem::add_body: " + label + ": position and velocities must be finite, got position " +
-              vec_text(position));
+  require(is_finite(position) && is_finite(velocity) && is_finite(angular_velocity), [&] {
+    return "MechanicalSystem::add_body: " + label + ": position and velocities must be finite, got position " +
+           vec_text(position);
+  });
   bodies_.push_back(RigidBody{checked, position, orientation, velocity, angular_velocity, name});
   body_pos_.push_back(num_positions_);
   body_vel_.push_back(num_velocities_);
@@ -142,7 +144,7 @@ Index MechanicalSystem::add_body(const SpatialInertia& inertia, const Vec3& posi
 }
 
 void MechanicalSystem::set_gravity(const Vec3& g) {
-  require(is_finite(g), "MechanicalSystem::set_gravity: gravity must be finite, got " + vec_text(g));
+  require(is_finite(g), [&] { return "MechanicalSystem::set_gravity: gravity must be finite, got " + vec_text(g); });
   gravity_ = g;
 }
 
@@ -212,7 +214,7 @@ void MechanicalSystem::check_point(const PointRef& p, const std::string& what) c
     case PointRef::Kind::kWorld:
       break;
   }
-  require(is_finite(p.local), what + ": point coordinates must be finite, got " + vec_text(p.local));
+  require(is_finite(p.local), [&] { return what + ": point coordinates must be finite, got " + vec_text(p.local); });
 }
 
 void MechanicalSystem::append_point_dofs(const PointRef& p, std::vector<Index>& dofs) const {
@@ -246,8 +248,9 @@ void MechanicalSystem::body_pose(const Eigen::VectorXd& q, Index b, Vec3& x, Qua
 void MechanicalSystem::set_body_pose(Eigen::VectorXd& q, Index b, const Vec3& x, const Quaternion& r) const {
   check_body(b, "MechanicalSystem::set_body_pose");
   require(q.size() == num_positions_, "MechanicalSystem::set_body_pose: q has the wrong size");
-  require(std::fabs(norm(r) - 1.0) <= 1e-9,
-          "MechanicalSystem::set_body_pose: " + body_label(b) + ": orientation must be a unit quaternion");
+  require(std::fabs(norm(r) - 1.0) <= 1e-9, [&] {
+    return "MechanicalSystem::set_body_pose: " + body_label(b) + ": orientation must be a unit quaternion";
+  });
   const Index o = body_pos_[b];
   for (int c = 0; c < 3; ++c) q[o + c] = x[c];
   q[o + 3] = r.s;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace sinew {
 
@@ -18,6 +19,13 @@ class Error : public std::runtime_error {
 /// Throws sinew::Error with @p message when @p condition is false.
 inline void require(bool condition, const std::string& message) {
   if (!condition) throw Error(message);
+}
+
+/// Throws sinew::Error with make_message() when @p condition is false: the message is built only
+/// on failure, for checks that run on every step (`require(ok, [&] { return "..." + x; })`).
+template <class MakeMessage, class = std::enable_if_t<std::is_invocable_r_v<std::string, MakeMessage&>>>
+void require(bool condition, MakeMessage&& make_message) {
+  if (!condition) throw Error(make_message());
 }
 
 }  // namespace sinew

@@ -2,7 +2,6 @@
 // .dat, local or global form) with one of sinew's solvers, prints what it did, and writes the
 // problem with its solution as an FCLIB file. Exit code 0 when the solver reached the tolerance,
 // 1 when it did not (the report says why), 2 on bad input.
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,52 +13,14 @@
 #include "options.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/constraints/contact_problem_file.hpp"
-#include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/constraints/newton_solver.hpp"
-#include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/constraints/solver_by_name.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 
 namespace sinew::app {
 namespace {
 
 using namespace sinew::constraints;
-
-const std::vector<std::string> kSolvers = {"newton-fb", "newton-minmap", "pgs", "newton-cr-fb", "newton-cr-minmap"};
-
-std::unique_ptr<ConstraintSolver> make_solver(const std::string& name, Backend& backend, double tolerance,
-                                              int max_iterations) {
-  const ConstraintSolverOptions stop{tolerance, max_iterations};
-  if (name == "pgs") {
-    PgsOptions o;
-    o.stop = stop;
-    return std::make_unique<PgsSolver>(o);
-  }
-  const NcpFunction function =
-      name.find("minmap") != std::string::npos ? NcpFunction::kMinMap : NcpFunction::kFischerBurmeister;
-  if (name.rfind("newton-cr-", 0) == 0) {
-    IndicatorNewtonOptions o;
-    o.stop = stop;
-    o.function = function;
-    return std::make_unique<IndicatorNewtonSolver>(backend, o);
-  }
-  NewtonOptions o;
-  o.stop = stop;
-  o.function = function;
-  return std::make_unique<NewtonSolver>(backend, o);
-}
-
-// Default iteration limits per solver: sweeps for PGS, Newton steps otherwise.
-int default_iterations(const std::string& solver) {
-  if (solver == "pgs") return 100000;
-  return solver.rfind("newton-cr-", 0) == 0 ? 2000 : 200;
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 
 int solve(const std::vector<std::string>& args) {
   if (args.empty() || args.front().rfind("--", 0) == 0)
@@ -68,12 +29,16 @@ int solve(const std::vector<std::string>& args) {
                   {"solver", "tolerance", "max-iterations", "out", "backend"});
   const std::string path = args.front();
   const std::string solver_name = o.str("solver", "newton-fb");
-  if (std::find(kSolvers.begin(), kSolvers.end(), solver_name) == kSolvers.end())
-    throw Error("contact solve: unknown solver '" + solver_name + "', expected one of: " + join(kSolvers));
   const double tolerance = o.real("tolerance", 1e-8, 0.0, 1.0);
-  const int max_iterations = o.integer("max-iterations", default_iterations(solver_name), 1, 1000000000);
+  const int max_iterations = o.integer("max-iterations", 0, 1, 1000000000);  // 0: the solver's own limit
   const std::string out = o.str("out", "");
   std::unique_ptr<Backend> backend = make_backend(o.str("backend", "serial"));
+  std::unique_ptr<ConstraintSolver> solver;
+  try {
+    solver = make_constraint_solver(solver_name, *backend, tolerance, max_iterations);
+  } catch (const Error& e) {
+    throw Error(std::string("contact solve: ") + e.what());
+  }
 
   const ContactProblemFile file = read_contact_problem_file(path);
   const bool global = file.global.has_value();
@@ -100,15 +65,13 @@ int solve(const std::vector<std::string>& args) {
   std::printf("\nasymmetry:  %.3g of max |W| (at (%ld, %ld))\n", asym.relative, static_cast<long>(asym.row),
               static_cast<long>(asym.col));
 
-  const std::unique_ptr<ConstraintSolver> solver = make_solver(solver_name, *backend, tolerance, max_iterations);
   Eigen::VectorXd r;
   const auto start = std::chrono::steady_clock::now();
   const SolverReport report = solver->solve(local, r);
   const double solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const Eigen::VectorXd u = to_eigen(local.W) * r + local.q;
   const NaturalMapError error = natural_map_error(local, r, u);
-  std::printf("solver:     %s on %s (tolerance %g, at most %d iterations)\n", solver->name().c_str(),
-              backend->name().c_str(), tolerance, max_iterations);
+  std::printf("solver:     %s on %s (tolerance %g)\n", solver->name().c_str(), backend->name().c_str(), tolerance);
   std::printf("status:     %s%s%s\n", to_string(report.status).c_str(), report.message.empty() ? "" : ": ",
               report.message.c_str());
   std::printf("iterations: %d\n", report.iterations);

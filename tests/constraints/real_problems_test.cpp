@@ -17,9 +17,8 @@
 #include "sinew/constraints/contact_problem_file.hpp"
 #include "sinew/constraints/indicator_newton_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/constraints/newton_solver.hpp"
-#include "sinew/constraints/pgs_solver.hpp"
 #include "sinew/constraints/siconos_dat_file.hpp"
+#include "sinew/constraints/solver_by_name.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
@@ -57,15 +56,7 @@ DelassusProblem local_of(const ContactProblemFile& file) {
 }
 
 std::unique_ptr<ConstraintSolver> make(const std::string& name, Backend& backend) {
-  if (name == "pgs") {
-    PgsOptions o;
-    o.stop = {1e-8, 100000};
-    return std::make_unique<PgsSolver>(o);
-  }
-  NewtonOptions o;
-  o.stop = {1e-8, 200};
-  o.function = name == "newton-fb" ? NcpFunction::kFischerBurmeister : NcpFunction::kMinMap;
-  return std::make_unique<NewtonSolver>(backend, o);
+  return make_constraint_solver(name, backend, 1e-8);
 }
 
 TEST(RealProblems, EveryThreeDimensionalProblemIsReadAndSolvedToTheTolerance) {

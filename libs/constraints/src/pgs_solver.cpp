@@ -99,7 +99,10 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
     if (it >= kEveryFirst && last_check >= 0 && error < last_error && error > 0.0) {
       const double rate_log = std::log(error / last_error) / (it - last_check);  // < 0
       const double predicted = std::log(options_.stop.tolerance / error) / rate_log;
-      gap = static_cast<int>(std::clamp(0.5 * predicted, 1.0, static_cast<double>(kMaxGap)));
+      // Never more than a quarter of the sweeps so far: PGS's rate can jump when the active
+      // set settles, and the overshoot stays within 25% of the sweeps.
+      const double most = std::min<double>(kMaxGap, std::max(1, (it + 1) / 4));
+      gap = static_cast<int>(std::clamp(0.5 * predicted, 1.0, most));
     }
     last_check = it;
     last_error = error;

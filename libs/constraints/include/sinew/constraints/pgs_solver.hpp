@@ -15,8 +15,8 @@ struct PgsOptions {
   /// Evaluate the natural-map error (a product u = W r + q, as costly as a sweep) on a schedule
   /// instead of after every sweep: after the first 8 sweeps, the next check comes after half the
   /// sweeps that the rate measured between the last two checks predicts to the tolerance (at
-  /// most 64), so a solve stops at most a few sweeps late and spends about half the time of
-  /// checking every sweep. false: every sweep (the stopping sweep is then the first below the
+  /// most 64, and at most a quarter of the sweeps so far), so a solve stops at most 25% of its
+  /// sweeps late and spends about half the time of checking every sweep. false: every sweep (the stopping sweep is then the first below the
   /// tolerance).
   bool scheduled_checks = true;
 };

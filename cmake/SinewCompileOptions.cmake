@@ -8,7 +8,10 @@ target_compile_options(sinew_compile_options INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
   # Shared builds: calls inside a library may be inlined as in a static build (nothing of sinew is
   # meant to be interposed by LD_PRELOAD).
-  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${BUILD_SHARED_LIBS}>>:-fno-semantic-interposition>)
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${BUILD_SHARED_LIBS}>>:-fno-semantic-interposition>
+  # Unity builds include each .cpp into a batch file, where GCC takes a class holding a member of
+  # a type from the .cpp's anonymous namespace for one defined in a header: a false alarm there.
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>,$<BOOL:${SINEW_UNITY_LIBS}>>:-Wno-subobject-linkage>)
 if(SINEW_SANITIZE)
   target_compile_options(sinew_compile_options INTERFACE
     $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all>)
@@ -32,6 +35,9 @@ function(sinew_add_library name)
   target_link_libraries(sinew_${name} PRIVATE $<BUILD_INTERFACE:sinew_compile_options>)
   target_compile_features(sinew_${name} PUBLIC cxx_std_17)  # what consumers of the package need
   set_target_properties(sinew_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(SINEW_UNITY_LIBS)
+    set_target_properties(sinew_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 6)
+  endif()
   # Installed and exported as the package component <name> (cmake/SinewInstall.cmake).
   sinew_install_component(sinew_${name} ${name} ${CMAKE_CURRENT_SOURCE_DIR}/include)
 endfunction()

@@ -10,7 +10,7 @@ jobs="${SINEW_JOBS:-2}"
 bash scripts/setup.sh
 
 echo "== build (Release, warnings as errors)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_UNITY_TESTS=ON -DBUILD_SHARED_LIBS=ON
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_UNITY_TESTS=ON -DSINEW_UNITY_LIBS=ON -DBUILD_SHARED_LIBS=ON
 cmake --build build -j "$jobs"
 echo "== ctest"
 ctest --test-dir build --output-on-failure -j "$jobs"

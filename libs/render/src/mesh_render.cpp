@@ -7,13 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 
 namespace sinew::render {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return Vec3{{a[0] - b[0], a[1] - b[1], a[2] - b[2]}}; }
 Vec3 add_scaled(const Vec3& a, double s, const Vec3& b) {

@@ -9,13 +9,13 @@
 #include <utility>
 
 #include "sinew/collision/shape.hpp"
+#include "sinew/core/constants.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::render {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 const Rgb kPalette[] = {{86, 132, 196}, {214, 122, 74}, {104, 168, 110}, {170, 104, 168}, {200, 178, 80}};
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "sinew/model/fem_fields.hpp"
@@ -183,7 +184,6 @@ ContactScene cloth_on_corner_scene(int n, double mu) {
 }
 
 std::vector<ContactScene> benchmark_scenes() {
-  constexpr double kPi = 3.14159265358979323846;
   std::vector<ContactScene> out;
   out.push_back(box_stack_scene(10, 0.5));
   out.push_back(incline_scene(10.0 * kPi / 180.0, 0.3));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "multibody_spec.hpp"
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 #include "sinew/scene/contact_scenes.hpp"
@@ -17,8 +18,6 @@
 
 namespace sinew::scene::detail {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // A rigid body's shape as read: analytic, or a triangle mesh (in its file's coordinates).
 struct ShapeSource {

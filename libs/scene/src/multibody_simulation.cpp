@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cell_measures.hpp"
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/core/quaternion.hpp"
@@ -23,7 +24,6 @@
 namespace sinew::scene {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr char kMagic[] = "sinew-multibody-checkpoint-1";
 
 // ---- triangles of analytic shapes (local frame), the rigid bodies' output meshes ----

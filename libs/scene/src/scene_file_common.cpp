@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global_contact.hpp"
@@ -16,7 +17,6 @@ namespace sinew::scene::detail {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr long long kMaxCells = 1000;  // per side; and 1e7 cells in all (6e7 tets), far beyond real time
 
 Vec3 to_vec3(const std::array<double, 3>& a) { return Vec3{{a[0], a[1], a[2]}}; }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew::scene {
@@ -14,8 +15,6 @@ namespace {
 
 using integrators::LocalGlobalDescription;
 using integrators::LocalGlobalIntegrator;
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Rotation whose third column (the local z axis of a cylinder) is world y: x -> x, y -> -z, z -> y.
 Mat3 z_to_y() { return Mat3{{1, 0, 0, 0, 0, 1, 0, -1, 0}}; }

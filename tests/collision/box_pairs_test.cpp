@@ -50,6 +50,58 @@ TEST(BoxPairs, SegmentMinimumMatchesDenseSampling) {
   }
 }
 
+// Golden-section search of a convex function of s in [0, 1] to round-off, ends included.
+template <class F>
+double golden_minimum(F f) {
+  const double inv_phi = 0.6180339887498949;
+  double lo = 0.0, hi = 1.0;
+  for (int it = 0; it < 100; ++it) {
+    const double x1 = hi - inv_phi * (hi - lo), x2 = lo + inv_phi * (hi - lo);
+    if (f(x1) <= f(x2)) {
+      hi = x2;
+    } else {
+      lo = x1;
+    }
+  }
+  return std::min({f(0.0), f(1.0), f(0.5 * (lo + hi))});
+}
+
+TEST(BoxPairs, SegmentBoxMinimumIsExactInsideAndOutside) {
+  test::Rng rng(73);
+  int through = 0, outside = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Pose pb = rng.pose(0.5);
+    // Segments of every length, many through the box and many beside it.
+    const double reach = rng.uniform(0.2, 2.0);
+    const Vec3 p0 = rng.vec(-reach, reach), p1 = rng.vec(-reach, reach);
+    const SegmentShapeMin m = segment_shape_min(p0, p1, box, pb);
+    const double golden =
+        golden_minimum([&](double s) { return point_shape(v3::madd(p0, s, v3::sub(p1, p0)), box, pb).distance; });
+    EXPECT_NEAR(m.sd.distance, golden, 1e-12) << "segment " << i;
+    EXPECT_NEAR(v3::sqdist(m.point, v3::madd(p0, m.s, v3::sub(p1, p0))), 0.0, 1e-24);
+    through += golden < 0.0;
+    outside += golden > 0.0;
+  }
+  EXPECT_GT(through, 300);
+  EXPECT_GT(outside, 300);
+}
+
+TEST(BoxPairs, ASegmentParallelToAFaceKeepsAnEnd) {
+  test::Rng rng(74);
+  const Shape box{ShapeType::kBox, {0.3, 0.2, 0.1}};
+  for (double z : {0.05, -0.08, 0.1, 0.15, 0.4}) {  // inside, on the face, outside
+    for (int i = 0; i < 50; ++i) {
+      const Pose pb = rng.pose(0.5);
+      const double x = rng.uniform(0.0, 0.25), y = rng.uniform(-0.15, 0.15);
+      const Vec3 p0 = to_world(pb, v3::make(-x, y, z)), p1 = to_world(pb, v3::make(x, -y, z));
+      const SegmentShapeMin m = segment_shape_min(p0, p1, box, pb);
+      EXPECT_TRUE(m.s == 0.0 || m.s == 1.0) << "z " << z << ": s = " << m.s;
+      EXPECT_NEAR(m.sd.distance, std::abs(z) - 0.1, 1e-12);
+    }
+  }
+}
+
 TEST(BoxPairs, CapsuleBoxGapIsTheAxisMinimumMinusRadius) {
   test::Rng rng(72);
   const auto f = shape_pair_function(ShapeType::kCapsule, ShapeType::kBox);

@@ -9,6 +9,11 @@
 //  * stack: ten 1 kg boxes 0.1 m high (half widths 0.100 - 0.002 k) resting on the floor, mu =
 //           0.5, 500 steps of 1 ms (scene::box_stack_scene); counter top_drift = how far the top
 //           box's centre moved (m): both should hold the stack still.
+//  * chain: 20 links (0.1 m, 0.2 kg rods) joined by hinges about y, the first to the world,
+//           released horizontal, 1000 steps of 1 ms, no contact. Counters tip_z (height of the
+//           free end after 1 s, m: the same motion gives the same value) and joint_gap (sinew's
+//           largest distance between a joint's two anchors at the end; MuJoCo's reduced
+//           coordinates have none).
 //
 // sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
 // solver of --solver (newton_minmap, newton_fb, pgs); MuJoCo with its Newton solver, pyramidal
@@ -25,11 +30,16 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/core/quaternion.hpp"
+#include "sinew/integrators/contact_step.hpp"
+#include "sinew/model/mechanical_system.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace {
@@ -38,6 +48,8 @@ using namespace sinew;
 
 constexpr double kHalf = 0.1, kDrop = 0.2, kSpeed = 2.0, kMu = 0.5, kStep = 1e-3;
 constexpr int kDropSteps = 600, kStackSteps = 500, kBoxes = 10;
+constexpr int kLinks = 20, kChainSteps = 1000;
+constexpr double kLinkLength = 0.1, kLinkMass = 0.2, kLinkRadius = 0.01;
 std::string g_solver = "newton_minmap";
 std::unique_ptr<Backend> g_backend;
 
@@ -114,6 +126,71 @@ void sinew_stack(benchmark::State& state) {
   state.counters["top_drift"] = drift;
 }
 
+// The chain's link inertia about its centre (a rod along x): the same numbers in both.
+Vec3 link_inertia() {
+  const double r2 = kLinkRadius * kLinkRadius, L2 = kLinkLength * kLinkLength;
+  return Vec3{{0.5 * kLinkMass * r2, kLinkMass * (3 * r2 + L2) / 12, kLinkMass * (3 * r2 + L2) / 12}};
+}
+
+// The hinge chain as a sinew system: bodies at the links' centres, joint anchors at their ends.
+struct SinewChain {
+  model::MechanicalSystem system;
+  std::vector<std::unique_ptr<constraints::Joint>> joints;
+  std::vector<const constraints::Constraint*> constraints;
+  integrators::State state;
+};
+
+std::unique_ptr<SinewChain> make_sinew_chain() {
+  auto c = std::make_unique<SinewChain>();
+  const Vec3 I = link_inertia();
+  const SpatialInertia inertia =
+      make_spatial_inertia(kLinkMass, Vec3{{0, 0, 0}}, Mat3{{I[0], 0, 0, 0, I[1], 0, 0, 0, I[2]}});
+  c->system.set_gravity(Vec3{{0, 0, -scene::kGravity}});
+  const Vec3 y{{0, 1, 0}}, half{{0.5 * kLinkLength, 0, 0}};
+  for (int i = 0; i < kLinks; ++i) {
+    c->system.add_body(inertia, Vec3{{(i + 0.5) * kLinkLength, 0, 0}}, quat_identity());
+    const constraints::JointSide parent =
+        i == 0 ? constraints::world_side(Vec3{{0, 0, 0}}, y) : constraints::body_side(i - 1, half, y);
+    c->joints.push_back(std::make_unique<constraints::HingeJoint>("hinge " + std::to_string(i), parent,
+                                                                  constraints::body_side(i, -1.0 * half, y)));
+    c->constraints.push_back(c->joints.back().get());
+  }
+  c->state.q = c->system.initial_positions();
+  c->state.u = c->system.initial_velocities();
+  return c;
+}
+
+// A point of body @p b of the chain, given in the body's frame.
+Vec3 chain_point(const SinewChain& c, Index b, const Vec3& local) {
+  Vec3 x;
+  Quaternion r;
+  c.system.body_pose(c.state.q, b, x, r);
+  return x + rotate(r, local);
+}
+
+void sinew_chain(benchmark::State& state) {
+  const Vec3 half{{0.5 * kLinkLength, 0, 0}};
+  double tip_z = 0.0, gap = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    const std::unique_ptr<SinewChain> c = make_sinew_chain();
+    integrators::ContactStep stepper(make_solver());
+    for (int k = 0; k < kChainSteps; ++k) {
+      const integrators::ContactStepReport r = stepper.step(c->system, c->constraints, c->state, kStep);
+      if (!r.ok()) return state.SkipWithError(("sinew step failed: " + r.message).c_str());
+    }
+    clock.stop();
+    tip_z = chain_point(*c, kLinks - 1, half)[2];
+    gap = norm(chain_point(*c, 0, -1.0 * half));
+    for (Index i = 1; i < kLinks; ++i)
+      gap = std::max(gap, norm(chain_point(*c, i, -1.0 * half) - chain_point(*c, i - 1, half)));
+  }
+  clock.report(state, kChainSteps);
+  state.counters["tip_z"] = tip_z;
+  state.counters["joint_gap"] = gap;
+}
+
 // A MuJoCo model from MJCF text; nullptr (with the reason in the state) when it does not load.
 struct MjModelDeleter {
   void operator()(mjModel* m) const { mj_deleteModel(m); }
@@ -188,6 +265,35 @@ void mujoco_stack(benchmark::State& state) {
   state.counters["top_drift"] = drift;
 }
 
+void mujoco_chain(benchmark::State& state) {
+  // Nested bodies, each framed at its hinge, the rod's centre of mass half a link further along x.
+  const Vec3 I = link_inertia();
+  std::string xml = mjcf_header(), close;
+  for (int k = 0; k < kLinks; ++k) {
+    xml += "<body pos='" + std::to_string(k == 0 ? 0.0 : kLinkLength) + " 0 0'><joint type='hinge' axis='0 1 0'/>" +
+           "<inertial pos='" + std::to_string(0.5 * kLinkLength) + " 0 0' mass='" + std::to_string(kLinkMass) +
+           "' diaginertia='" + std::to_string(I[0]) + " " + std::to_string(I[1]) + " " + std::to_string(I[2]) + "'/>";
+    close += "</body>";
+  }
+  xml += close + "</worldbody></mujoco>";
+  MjModelPtr m = load_mjcf(state, xml);
+  if (!m) return;
+  double tip_z = 0.0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    MjDataPtr d(mj_makeData(m.get()));
+    for (int k = 0; k < kChainSteps; ++k) mj_step(m.get(), d.get());
+    clock.stop();
+    // The tip: the last body's frame (its hinge) plus one link along its x axis.
+    const double* R = d->xmat + 9 * kLinks;  // body 0 is the world
+    tip_z = d->xpos[3 * kLinks + 2] + kLinkLength * R[6];
+  }
+  clock.report(state, kChainSteps);
+  state.counters["tip_z"] = tip_z;
+  state.counters["joint_gap"] = 0.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -196,7 +302,8 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   g_backend = make_backend("serial");
   for (const auto& [name, fn] : {std::pair{"drop/sinew", &sinew_drop}, std::pair{"drop/mujoco", &mujoco_drop},
-                                 std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack}})
+                                 std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack},
+                                 std::pair{"chain/sinew", &sinew_chain}, std::pair{"chain/mujoco", &mujoco_chain}})
     benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -48,35 +48,40 @@ Joint::Joint(std::string kind, std::string label, JointSide a, JointSide b, Join
 std::string Joint::name() const { return name_; }
 
 void Joint::check(const model::MechanicalSystem& system) const {
+  // Called on every step: the messages are built only when a check fails.
   const std::pair<const JointSide*, const char*> sides[] = {{&a_, "side A"}, {&b_, "side B"}};
-  for (const auto& [side, which] : sides) {
-    const std::string who = name() + " " + which;
+  for (const auto& entry : sides) {
+    // Plain variables, not a structured binding: C++17 lambdas cannot capture those.
+    const JointSide* side = entry.first;
+    const char* which = entry.second;
+    const auto who = [&] { return name() + " " + which; };
     switch (side->kind) {
       case JointSide::Kind::kBody:
-        system.check_body(side->index, who);
+        if (side->index < 0 || side->index >= system.num_bodies()) system.check_body(side->index, who());
         break;
       case JointSide::Kind::kParticle:
-        system.check_particle(side->index, who);
+        if (side->index < 0 || side->index >= system.num_particles()) system.check_particle(side->index, who());
         break;
       case JointSide::Kind::kWorld:
         break;
     }
     require(is_finite(side->origin) && is_finite(side->axis) && is_finite(side->reference),
-            who + ": origin, axis and reference must be finite");
+            [&] { return who() + ": origin, axis and reference must be finite"; });
     const double na = norm(side->axis);
-    require(na > 0, who + ": the axis must be nonzero, got " + str(side->axis));
+    require(na > 0, [&] { return who() + ": the axis must be nonzero, got " + str(side->axis); });
     const Vec3 z = (1.0 / na) * side->axis;
     const Vec3 xr = side->reference - dot(side->reference, z) * z;
-    require(norm(xr) > 1e-9 * norm(side->reference) && norm(side->reference) > 0,
-            who + ": the reference direction " + str(side->reference) +
-                " must be nonzero and not parallel to the axis " + str(side->axis));
+    require(norm(xr) > 1e-9 * norm(side->reference) && norm(side->reference) > 0, [&] {
+      return who() + ": the reference direction " + str(side->reference) +
+             " must be nonzero and not parallel to the axis " + str(side->axis);
+    });
   }
   require(a_.kind != JointSide::Kind::kWorld || b_.kind != JointSide::Kind::kWorld,
-          name() + ": both sides are the world; expected at least one body or particle");
+          [&] { return name() + ": both sides are the world; expected at least one body or particle"; });
   require(std::isfinite(compliance_.compliance) && compliance_.compliance >= 0,
-          name() + ": compliance must be finite and >= 0, got " + number_text(compliance_.compliance));
+          [&] { return name() + ": compliance must be finite and >= 0, got " + number_text(compliance_.compliance); });
   require(std::isfinite(compliance_.damping) && compliance_.damping >= 0,
-          name() + ": damping must be finite and >= 0, got " + number_text(compliance_.damping));
+          [&] { return name() + ": damping must be finite and >= 0, got " + number_text(compliance_.damping); });
   check_parameters(system);
 }
 
@@ -84,11 +89,12 @@ void Joint::check_parameters(const model::MechanicalSystem&) const {}
 
 void Joint::check_limit(const JointLimit& limit, const std::string& what) const {
   if (!limit.enabled) return;
-  require(!std::isnan(limit.lower) && !std::isnan(limit.upper) && limit.lower < limit.upper,
-          name() + ": " + what + " needs lower < upper, got [" + number_text(limit.lower) + ", " +
-              number_text(limit.upper) + "]");
+  require(!std::isnan(limit.lower) && !std::isnan(limit.upper) && limit.lower < limit.upper, [&] {
+    return name() + ": " + what + " needs lower < upper, got [" + number_text(limit.lower) + ", " +
+           number_text(limit.upper) + "]";
+  });
   require(std::isfinite(limit.margin) && limit.margin >= 0,
-          name() + ": " + what + " margin must be finite and >= 0, got " + number_text(limit.margin));
+          [&] { return name() + ": " + what + " margin must be finite and >= 0, got " + number_text(limit.margin); });
 }
 
 JointFrame Joint::frame_a(const model::SystemState& s) const { return evaluate_joint_frame(s, a_); }

@@ -4,14 +4,13 @@
 #include <string>
 #include <utility>
 
+#include "sinew/core/constants.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::constraints {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 const Vec3 kZero{{0, 0, 0}};
 
@@ -37,16 +36,18 @@ void add_limit_rows(const JointLimit& limit, double coordinate, const std::strin
   if (limit.upper - coordinate <= limit.margin) add(-1.0, -limit.upper, name + " upper limit");
 }
 
-void check_drive(const JointDrive& drive, const std::string& name) {
+void check_drive(const JointDrive& drive, const Joint& joint) {
   require(!drive.enabled || std::isfinite(drive.speed),
-          name + ": drive speed must be finite, got " + number_text(drive.speed));
+          [&] { return joint.name() + ": drive speed must be finite, got " + number_text(drive.speed); });
   for (std::size_t k = 0; k < drive.changes.size(); ++k) {
     const DriveChange& c = drive.changes[k];
-    require(std::isfinite(c.time) && std::isfinite(c.speed),
-            name + ": drive change " + std::to_string(k) + " must have a finite time and speed");
-    require(k == 0 || c.time > drive.changes[k - 1].time,
-            name + ": drive change " + std::to_string(k) + " at t = " + number_text(c.time) +
-                " is not after the one before; expected increasing times");
+    require(std::isfinite(c.time) && std::isfinite(c.speed), [&] {
+      return joint.name() + ": drive change " + std::to_string(k) + " must have a finite time and speed";
+    });
+    require(k == 0 || c.time > drive.changes[k - 1].time, [&] {
+      return joint.name() + ": drive change " + std::to_string(k) + " at t = " + number_text(c.time) +
+             " is not after the one before; expected increasing times";
+    });
   }
 }
 
@@ -74,7 +75,7 @@ AxisJoint::AxisJoint(std::string kind, std::string label, JointSide a, JointSide
 
 void AxisJoint::check_limit_and_drive(const std::string& limit_name) const {
   check_limit(options_.limit, limit_name);
-  check_drive(options_.drive, name());
+  check_drive(options_.drive, *this);
 }
 
 HingeJoint::HingeJoint(std::string label, JointSide a, JointSide b, AxisJointOptions options)
@@ -82,9 +83,10 @@ HingeJoint::HingeJoint(std::string label, JointSide a, JointSide b, AxisJointOpt
 
 void HingeJoint::check_parameters(const model::MechanicalSystem&) const {
   check_limit_and_drive("angle limit");
-  require(!options_.limit.enabled || (options_.limit.lower >= -kPi && options_.limit.upper <= kPi),
-          name() + ": the angle limit must lie within [-pi, pi] (the angle is measured by atan2), got [" +
-              number_text(options_.limit.lower) + ", " + number_text(options_.limit.upper) + "]");
+  require(!options_.limit.enabled || (options_.limit.lower >= -kPi && options_.limit.upper <= kPi), [&] {
+    return name() + ": the angle limit must lie within [-pi, pi] (the angle is measured by atan2), got [" +
+           number_text(options_.limit.lower) + ", " + number_text(options_.limit.upper) + "]";
+  });
 }
 
 double HingeJoint::angle(const model::SystemState& s) const {

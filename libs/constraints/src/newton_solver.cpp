@@ -368,7 +368,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   std::vector<double> recent;
   const std::size_t memory = static_cast<std::size_t>(options_.merit_memory);
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
-    const std::string step = " at Newton step " + std::to_string(it + 1);
+    const auto step = [&] { return " at Newton step " + std::to_string(it + 1); };  // for messages only
     const double phi_norm = phi.norm();
     // Backtracking on psi = 1/2 ||phi||^2 (Armijo, sigma = 1e-4) along d with slope grad psi . d,
     // non-monotone (Grippo, Lampariello and Lucidi 1986): measured from the largest recent psi,
@@ -410,14 +410,14 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       if (lu) {
         std::string why;
         if (!lu->solve(J, shift, phi, dr, report.inner_iterations, why))
-          return finish(SolverStatus::kFailed, "the Newton matrix is singular" + step + ": " + why);
+          return finish(SolverStatus::kFailed, "the Newton matrix is singular" + step() + ": " + why);
       } else {
         const KrylovResult inner = krylov->solve(shift, phi, options_.krylov, dr);
         report.inner_iterations += inner.iterations;
         if (inner.status == KrylovStatus::kNonFinite)
-          return finish(SolverStatus::kFailed, "BiCGSTAB produced non-finite values" + step + ": " + inner.message);
+          return finish(SolverStatus::kFailed, "BiCGSTAB produced non-finite values" + step() + ": " + inner.message);
       }
-      if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step);
+      if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step());
       Wdr = W * dr;
       if (options_.globalization.line_search_steps == 0) break;
       // With the exact Jacobian, dr is a descent direction: grad psi . dr = -||phi||^2; the
@@ -461,7 +461,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       } else {
         // Stalled (typically at round-off, below a tolerance that cannot be reached).
         return finish(SolverStatus::kNotConverged,
-                      "stalled: no decrease of 1/2 ||phi||^2 along the Newton or gradient direction" + step +
+                      "stalled: no decrease of 1/2 ||phi||^2 along the Newton or gradient direction" + step() +
                           " (natural-map error " + number_text(report.error, 4) + ")");
       }
     }
@@ -471,7 +471,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
     report.iterations = it + 1;
     report.error = natural_map_error(p, r, u).relative;
     report.error_history.push_back(report.error);
-    if (!std::isfinite(report.error)) return finish(SolverStatus::kFailed, "non-finite iterate" + step);
+    if (!std::isfinite(report.error)) return finish(SolverStatus::kFailed, "non-finite iterate" + step());
     if (report.error <= options_.stop.tolerance)
       return finish(SolverStatus::kConverged, "converged in " + std::to_string(it + 1) + " Newton steps");
   }

@@ -6,10 +6,7 @@
 
 namespace sinew::integrators {
 
-void BridsonMarinoOptions::validate() const {
-  require(linear_solver == LinearSolverKind::kEigenLdlt || linear_solver == LinearSolverKind::kCholmod,
-          "BridsonMarinoOptions: linear_solver must be kEigenLdlt or kCholmod");
-}
+void BridsonMarinoOptions::validate() const { require_linear_solver_kind(linear_solver, "BridsonMarinoOptions"); }
 
 BridsonMarino::BridsonMarino(const BridsonMarinoOptions& options)
     : options_(options), ws_(std::make_unique<detail::Workspace>()) {

@@ -12,7 +12,6 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "velocity_newton.hpp"
 
 namespace sinew::integrators {
@@ -102,7 +101,7 @@ void ContactStepOptions::validate() const {
 ContactStep::ContactStep(std::unique_ptr<constraints::ConstraintSolver> solver, const ContactStepOptions& options)
     : solver_(std::move(solver)),
       sap_(options.sap),
-      mass_solver_(std::make_unique<EigenLdltSolver>()),
+      mass_solver_(make_linear_solver(LinearSolverKind::kEigenLdlt)),
       options_(options),
       free_(options.free_motion) {
   options_.validate();
@@ -338,6 +337,12 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
       report.message = "contact: Baraff's factor cannot be used at t = " + number_text(state.t, 6) + ": " + why;
       return report;
     }
+  }
+  // Uncoupled bodies (block-diagonal A) are factored block by block: no ordering to compute.
+  const LinearSolverKind kind = resolve_linear_solver(LinearSolverKind::kAuto, problem_.M);
+  if (kind != mass_solver_kind_) {
+    mass_solver_ = make_linear_solver(kind);
+    mass_solver_kind_ = kind;
   }
   constraints::DelassusProblem local;
   try {

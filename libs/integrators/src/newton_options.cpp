@@ -5,10 +5,31 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/linalg/block_diagonal_solver.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 
 namespace sinew::integrators {
+
+namespace {
+// Rigid bodies' blocks have 6 rows and particles' 3; a block of more than a dozen rows is a
+// coupled structure that a sparse factor orders better.
+constexpr Index kAutoMaxBlock = 12;
+}  // namespace
+
+LinearSolverKind resolve_linear_solver(LinearSolverKind kind, const CsrMatrix& A) {
+  if (kind != LinearSolverKind::kAuto) return kind;
+  return diagonal_blocks(A, kAutoMaxBlock).empty() ? LinearSolverKind::kEigenLdlt : LinearSolverKind::kBlockDiagonal;
+}
+
+void require_linear_solver_kind(LinearSolverKind kind, const char* who) {
+  require(kind == LinearSolverKind::kEigenLdlt || kind == LinearSolverKind::kCholmod ||
+              kind == LinearSolverKind::kBlockDiagonal || kind == LinearSolverKind::kAuto,
+          [&] {
+            return std::string(who) + ": linear_solver must be kEigenLdlt, kCholmod, kBlockDiagonal or kAuto, got " +
+                   std::to_string(static_cast<int>(kind));
+          });
+}
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
   switch (kind) {
@@ -16,6 +37,10 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
       return std::make_unique<EigenLdltSolver>();
     case LinearSolverKind::kCholmod:
       return std::make_unique<CholmodSolver>();
+    case LinearSolverKind::kBlockDiagonal:
+      return std::make_unique<BlockDiagonalSolver>(kAutoMaxBlock);
+    case LinearSolverKind::kAuto:
+      throw Error("make_linear_solver: kAuto names no solver until resolve_linear_solver() sees the matrix");
   }
   throw Error("make_linear_solver: unknown LinearSolverKind " + std::to_string(static_cast<int>(kind)));
 }
@@ -33,8 +58,7 @@ void NewtonOptions::validate() const {
   require(backtrack > 0.0 && backtrack < 1.0, who + "backtrack must be in (0, 1), got " + number_text(backtrack));
   require(max_line_search_steps >= 0,
           who + "max_line_search_steps must be >= 0, got " + std::to_string(max_line_search_steps));
-  require(linear_solver == LinearSolverKind::kEigenLdlt || linear_solver == LinearSolverKind::kCholmod,
-          who + "linear_solver must be kEigenLdlt or kCholmod");
+  require_linear_solver_kind(linear_solver, "NewtonOptions");
 }
 
 }  // namespace sinew::integrators

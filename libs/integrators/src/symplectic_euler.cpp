@@ -6,10 +6,7 @@
 
 namespace sinew::integrators {
 
-void SymplecticEulerOptions::validate() const {
-  require(linear_solver == LinearSolverKind::kEigenLdlt || linear_solver == LinearSolverKind::kCholmod,
-          "SymplecticEulerOptions: linear_solver must be kEigenLdlt or kCholmod");
-}
+void SymplecticEulerOptions::validate() const { require_linear_solver_kind(linear_solver, "SymplecticEulerOptions"); }
 
 SymplecticEuler::SymplecticEuler(const SymplecticEulerOptions& options)
     : options_(options), ws_(std::make_unique<detail::Workspace>()) {

@@ -50,8 +50,9 @@ void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& te
   A = from_eigen(sum);
 }
 
-bool factor_and_solve(Workspace& ws, LinearSolverKind kind, const CsrMatrix& A, const Eigen::VectorXd& b,
+bool factor_and_solve(Workspace& ws, LinearSolverKind requested, const CsrMatrix& A, const Eigen::VectorXd& b,
                       Eigen::VectorXd& x, std::string& message) {
+  const LinearSolverKind kind = resolve_linear_solver(requested, A);
   if (!ws.solver || ws.solver_kind != kind) {
     ws.solver = make_linear_solver(kind);
     ws.solver_kind = kind;
@@ -357,14 +358,16 @@ StepReport StageSolver::run(State& out) {
   if (!all_finite(out.q) || !all_finite(out.u))
     return fail(rep, StepStatus::kNonFinite, "the new state at t = " + number_text(t + h_, 4) + " is not finite");
   rep.status = StepStatus::kConverged;
-  rep.message = std::string(who_) + ": converged in " + std::to_string(rep.iterations) +
-                " iterations, |r| = " + number_text(rnorm, 4) +
-                (use_energy_ ? " (line search on the incremental potential)" : "") +
-                (at_round_off ? " (stopped at the round-off floor of the residual)" : "") +
-                (switched_at_ >= 0 ? " (exact Newton matrix rejected at iteration " + std::to_string(switched_at_) +
-                                         ": projected stiffness from there on)"
-                                   : "") +
-                (st_.linearly_implicit ? " (linearly implicit: one Newton step)" : "");
+  rep.energy_merit = use_energy_;
+  // The figures of a plain convergence are in the report's fields; the account is written only
+  // when something unusual happened (a string per step is a measurable share of a rigid step).
+  if (at_round_off || switched_at_ >= 0)
+    rep.message = std::string(who_) + ": converged in " + std::to_string(rep.iterations) +
+                  " iterations, |r| = " + number_text(rnorm, 4) +
+                  (at_round_off ? " (stopped at the round-off floor of the residual)" : "") +
+                  (switched_at_ >= 0 ? " (exact Newton matrix rejected at iteration " + std::to_string(switched_at_) +
+                                           ": projected stiffness from there on)"
+                                     : "");
   return rep;
 }
 

@@ -6,6 +6,12 @@
 #include "host_parallel.hpp"
 
 namespace sinew {
+namespace {
+// Loops with less work than this (contributions times their width) run on the calling thread:
+// waking TBB's workers costs more than such a loop, and leaves them spinning after it.
+constexpr std::size_t kParallelWork = std::size_t{1} << 15;
+std::size_t serial_below(std::size_t rows, std::size_t work) { return work < kParallelWork ? rows + 1 : 0; }
+}  // namespace
 
 AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& positions, int width)
     : rows_(rows), cols_(cols), width_(width) {
@@ -31,26 +37,34 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
   // Per row: stable-sort its contributions by column (input order kept among equals), count the
   // distinct columns, then write the pattern and the slots. Rows are independent.
   std::vector<Index> counts(static_cast<std::size_t>(rows), 0);
-  detail::host_parallel_for(static_cast<std::size_t>(rows), [&](std::size_t r) {
-    auto begin = by_row_.begin() + by_row_ptr_[r], end = by_row_.begin() + by_row_ptr_[r + 1];
-    std::stable_sort(begin, end, [&](Index a, Index b) { return positions[a].col < positions[b].col; });
-    Index distinct = 0;
-    for (auto it = begin; it != end; ++it)
-      if (it == begin || positions[*it].col != positions[*(it - 1)].col) ++distinct;
-    counts[r] = distinct;
-  });
+  const std::size_t serial = serial_below(static_cast<std::size_t>(rows), m);
+  detail::host_parallel_for(
+      static_cast<std::size_t>(rows),
+      [&](std::size_t r) {
+        auto begin = by_row_.begin() + by_row_ptr_[r], end = by_row_.begin() + by_row_ptr_[r + 1];
+        std::stable_sort(begin, end, [&](Index a, Index b) { return positions[a].col < positions[b].col; });
+        Index distinct = 0;
+        for (auto it = begin; it != end; ++it)
+          if (it == begin || positions[*it].col != positions[*(it - 1)].col) ++distinct;
+        counts[r] = distinct;
+      },
+      serial);
   row_ptr_.assign(static_cast<std::size_t>(rows) + 1, 0);
   for (Index r = 0; r < rows; ++r) row_ptr_[r + 1] = row_ptr_[r] + counts[r];
   col_idx_.resize(static_cast<std::size_t>(row_ptr_[rows]));
   slot_.resize(m);
-  detail::host_parallel_for(static_cast<std::size_t>(rows), [&](std::size_t r) {
-    Index at = row_ptr_[r] - 1;
-    for (Index q = by_row_ptr_[r]; q < by_row_ptr_[r + 1]; ++q) {
-      const Index k = by_row_[q];
-      if (q == by_row_ptr_[r] || positions[k].col != positions[by_row_[q - 1]].col) col_idx_[++at] = positions[k].col;
-      slot_[k] = at;
-    }
-  });
+  detail::host_parallel_for(
+      static_cast<std::size_t>(rows),
+      [&](std::size_t r) {
+        Index at = row_ptr_[r] - 1;
+        for (Index q = by_row_ptr_[r]; q < by_row_ptr_[r + 1]; ++q) {
+          const Index k = by_row_[q];
+          if (q == by_row_ptr_[r] || positions[k].col != positions[by_row_[q - 1]].col)
+            col_idx_[++at] = positions[k].col;
+          slot_[k] = at;
+        }
+      },
+      serial);
   // by_row_ is now sorted by column within each row, input order kept among equal columns:
   // exactly the summation order assemble() uses.
 }
@@ -58,14 +72,17 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
 void AssemblyPlan::assemble(const double* contributions, std::vector<double>& values) const {
   values.assign(col_idx_.size() * static_cast<std::size_t>(width_), 0.0);
   const std::size_t w = static_cast<std::size_t>(width_);
-  detail::host_parallel_for(static_cast<std::size_t>(rows_), [&](std::size_t r) {
-    for (Index q = by_row_ptr_[r]; q < by_row_ptr_[r + 1]; ++q) {
-      const std::size_t k = static_cast<std::size_t>(by_row_[q]);
-      double* out = values.data() + w * static_cast<std::size_t>(slot_[k]);
-      const double* in = contributions + w * k;
-      for (std::size_t c = 0; c < w; ++c) out[c] += in[c];
-    }
-  });
+  detail::host_parallel_for(
+      static_cast<std::size_t>(rows_),
+      [&](std::size_t r) {
+        for (Index q = by_row_ptr_[r]; q < by_row_ptr_[r + 1]; ++q) {
+          const std::size_t k = static_cast<std::size_t>(by_row_[q]);
+          double* out = values.data() + w * static_cast<std::size_t>(slot_[k]);
+          const double* in = contributions + w * k;
+          for (std::size_t c = 0; c < w; ++c) out[c] += in[c];
+        }
+      },
+      serial_below(static_cast<std::size_t>(rows_), by_row_.size() * w));
 }
 
 void MatrixAssembler::add_block(Index row, Index col, const Eigen::Ref<const Eigen::MatrixXd>& block) {

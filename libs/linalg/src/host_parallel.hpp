@@ -11,14 +11,21 @@
 
 namespace sinew::detail {
 
-/// Calls f(i) for every i < n, possibly concurrently.
+/// Calls f(i) for every i < n, possibly concurrently; in a plain loop when n < @p serial_below,
+/// so that light loops over small systems (a rigid multibody step) never wake worker threads,
+/// which then spin waiting for more work.
 template <class F>
-void host_parallel_for(std::size_t n, const F& f) {
+void host_parallel_for(std::size_t n, const F& f, std::size_t serial_below = 0) {
 #if SINEW_HAVE_TBB
+  if (n < serial_below) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
   });
 #else
+  (void)serial_below;
   for (std::size_t i = 0; i < n; ++i) f(i);
 #endif
 }

@@ -10,9 +10,9 @@ namespace sinew {
 
 void require_symmetric(const CsrMatrix& A, const char* what, double relative_tolerance) {
   A.validate();
-  const std::string w(what);
   if (A.rows != A.cols)
-    throw Error(w + ": expected a square matrix, got " + std::to_string(A.rows) + "x" + std::to_string(A.cols));
+    throw Error(std::string(what) + ": expected a square matrix, got " + std::to_string(A.rows) + "x" +
+                std::to_string(A.cols));
   double scale = 0.0;
   for (double v : A.values) scale = std::max(scale, std::fabs(v));
   // Every (i, j) must find (j, i) with the same value: binary search in row j (sorted columns).
@@ -23,9 +23,9 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
       const auto it = std::lower_bound(begin, end, i);
       const double mirror = (it != end && *it == i) ? A.values[static_cast<std::size_t>(it - A.col_idx.begin())] : 0.0;
       if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
-        throw Error(w + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                    ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " + std::to_string(i) +
-                    ") = " + number_text(mirror));
+        throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " +
+                    std::to_string(j) + ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " +
+                    std::to_string(i) + ") = " + number_text(mirror));
     }
 }
 

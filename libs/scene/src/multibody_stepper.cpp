@@ -102,9 +102,11 @@ integrators::NewtonOptions read_implicit_newton(JsonObject& o, integrators::Newt
   n.max_line_search_steps = static_cast<int>(o.integer("max_line_search_steps", n.max_line_search_steps, 0, 1000));
   n.projected_stiffness = o.boolean("projected_stiffness", n.projected_stiffness);
   n.symmetrize = o.boolean("symmetrize", n.symmetrize);
-  n.linear_solver = o.choice("linear_solver", {"eigen_ldlt", "cholmod"}, "eigen_ldlt") == "cholmod"
-                        ? integrators::LinearSolverKind::kCholmod
-                        : integrators::LinearSolverKind::kEigenLdlt;
+  const std::string solver = o.choice("linear_solver", {"auto", "eigen_ldlt", "cholmod", "block_diagonal"}, "auto");
+  n.linear_solver = solver == "cholmod"          ? integrators::LinearSolverKind::kCholmod
+                    : solver == "eigen_ldlt"     ? integrators::LinearSolverKind::kEigenLdlt
+                    : solver == "block_diagonal" ? integrators::LinearSolverKind::kBlockDiagonal
+                                                 : integrators::LinearSolverKind::kAuto;
   o.finish();
   return n;
 }

@@ -22,8 +22,8 @@ struct Workspace;
 
 /// Options of BridsonMarino.
 struct BridsonMarinoOptions {
-  /// Solver of A = M + h/2 D; Eigen LDL^T has no setup cost for small systems.
-  LinearSolverKind linear_solver = LinearSolverKind::kEigenLdlt;
+  /// Solver of A = M + h/2 D: block by block for uncoupled bodies, else Eigen LDL^T.
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   /// Throws sinew::Error on an unknown linear_solver.
   void validate() const;
 };

@@ -198,7 +198,8 @@ class ContactStep {
  private:
   std::unique_ptr<constraints::ConstraintSolver> solver_;
   constraints::SapSolver sap_;
-  std::unique_ptr<LinearSolver> mass_solver_;  // factors A for to_delassus / global_velocity
+  std::unique_ptr<LinearSolver> mass_solver_;                         // factors A for to_delassus / global_velocity
+  LinearSolverKind mass_solver_kind_ = LinearSolverKind::kEigenLdlt;  // of mass_solver_: kAuto resolved for A
   ContactStepOptions options_;
   // The end of a step whose stage 2 left r_ and v_: acceptance, then stage 3.
   ContactStepReport finish_step(const model::DynamicalSystem& system, ContactStepReport report, State& state, double h);

@@ -38,6 +38,7 @@ struct StepReport {
   std::vector<double> residual_norms;          ///< 2-norm of the momentum residual at each Newton iterate
   double residual_norm = 0.0;                  ///< last residual norm (0 for schemes without one)
   double tolerance = 0.0;                      ///< the residual norm the Newton solve had to reach
+  bool energy_merit = false;                   ///< the line search measured the incremental potential
   std::string message;                         ///< human-readable account: what failed, where and with which values
 
   /// True when the step converged and the state was advanced.

@@ -11,12 +11,22 @@ namespace sinew::integrators {
 
 /// Which sparse direct solver factors the Newton matrix A = M + c_K K + c_D D.
 enum class LinearSolverKind {
-  kEigenLdlt,  ///< Eigen's SimplicialLDLT: no external dependency, fine for small systems
-  kCholmod     ///< CHOLMOD supernodal/simplicial Cholesky: for large 3-D systems
+  kEigenLdlt,      ///< Eigen's SimplicialLDLT: no external dependency, fine for small systems
+  kCholmod,        ///< CHOLMOD supernodal/simplicial Cholesky: for large 3-D systems
+  kBlockDiagonal,  ///< dense Cholesky per diagonal block (BlockDiagonalSolver): uncoupled bodies only
+  kAuto            ///< kBlockDiagonal where A is block diagonal (blocks <= 12 rows), else kEigenLdlt
 };
 
-/// A new linear solver of the given kind.
+/// A new linear solver of the given kind (kAuto: throws, resolve it for a matrix first).
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind);
+
+/// The kind that factors @p A: @p kind itself unless it is kAuto, which becomes kBlockDiagonal
+/// when A's non-zeros lie in diagonal blocks of at most 12 rows (rigid bodies and particles that
+/// no force field couples), else kEigenLdlt.
+LinearSolverKind resolve_linear_solver(LinearSolverKind kind, const CsrMatrix& A);
+
+/// Throws sinew::Error naming @p who unless @p kind is one of the enumerators.
+void require_linear_solver_kind(LinearSolverKind kind, const char* who);
 
 /// What the backtracking line search measures.
 enum class LineSearchMerit {
@@ -55,8 +65,9 @@ struct NewtonOptions {
   /// equilibrium (ArtiSynth notes 0.23) while Cholesky/LDL^T need symmetry; Newton stays
   /// convergent (linearly where the skew part matters).
   bool symmetrize = true;
-  /// Eigen LDL^T by default: no setup cost for the small systems integrators are tested on.
-  LinearSolverKind linear_solver = LinearSolverKind::kEigenLdlt;
+  /// kAuto: block by block where A is block diagonal (rigid bodies and particles with no
+  /// coupling field, where a sparse ordering is wasted work), else Eigen LDL^T.
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
 
   /// Throws sinew::Error unless every field is in range (tolerances >= 0 and finite, not both 0;
   /// max_iterations >= 1; 0 < armijo < 1; 0 < backtrack < 1; max_line_search_steps >= 0).

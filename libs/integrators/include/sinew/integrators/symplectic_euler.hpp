@@ -18,8 +18,8 @@ struct Workspace;
 
 /// Options of SymplecticEuler.
 struct SymplecticEulerOptions {
-  /// Solver of the mass-matrix system; Eigen LDL^T has no setup cost for small systems.
-  LinearSolverKind linear_solver = LinearSolverKind::kEigenLdlt;
+  /// Solver of the mass-matrix system: block by block for uncoupled bodies, else Eigen LDL^T.
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   /// Throws sinew::Error on an unknown linear_solver.
   void validate() const;
 };

@@ -1,0 +1,98 @@
+#include "sinew/linalg/block_diagonal_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sinew/core/error.hpp"
+#include "sinew/core/number_text.hpp"
+
+namespace sinew {
+
+std::vector<Index> diagonal_blocks(const CsrMatrix& A, Index max_block) {
+  std::vector<Index> starts;
+  if (A.rows != A.cols) return starts;
+  starts.push_back(0);
+  Index begin = 0, end = 0;  // the open block [begin, end): end grows with the columns its rows reach
+  for (Index i = 0; i < A.rows; ++i) {
+    end = std::max(end, i + 1);
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      const Index j = A.col_idx[k];
+      if (j < begin) return {};  // reaches back into a closed block: not block diagonal
+      end = std::max(end, j + 1);
+    }
+    if (end - begin > max_block) return {};
+    if (i + 1 == end) {
+      starts.push_back(end);
+      begin = end;
+    }
+  }
+  return starts;
+}
+
+BlockDiagonalSolver::BlockDiagonalSolver(Index max_block) : max_block_(max_block) {
+  require(max_block >= 1,
+          [&] { return "BlockDiagonalSolver: max_block must be >= 1, got " + std::to_string(max_block); });
+}
+
+void BlockDiagonalSolver::do_analyze(const CsrMatrix& A) {
+  starts_ = diagonal_blocks(A, max_block_);
+  require(!starts_.empty() || A.rows == 0, [&] {
+    return name() + ": the matrix is not block diagonal with blocks of at most " + std::to_string(max_block_) +
+           " rows (a force field or a mass couples its components): use a sparse solver";
+  });
+  offsets_.assign(1, 0);
+  for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
+    const Index k = starts_[b + 1] - starts_[b];
+    offsets_.push_back(offsets_.back() + k * k);
+  }
+  factor_.assign(static_cast<std::size_t>(offsets_.back()), 0.0);
+}
+
+void BlockDiagonalSolver::do_factorize(const CsrMatrix& A) {
+  std::fill(factor_.begin(), factor_.end(), 0.0);
+  for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
+    const Index s = starts_[b], k = starts_[b + 1] - s;
+    double* L = factor_.data() + offsets_[b];
+    for (Index i = s; i < s + k; ++i)  // the lower triangle of the block, row-major
+      for (Index p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+        if (A.col_idx[p] <= i) L[(i - s) * k + (A.col_idx[p] - s)] = A.values[p];
+    for (Index j = 0; j < k; ++j) {
+      double d = L[j * k + j];
+      for (Index p = 0; p < j; ++p) d -= L[j * k + p] * L[j * k + p];
+      if (!(d > 0.0))
+        throw Error(name() + ": matrix is not positive definite: pivot " + std::to_string(s + j) + " is " +
+                    number_text(d));
+      const double root = std::sqrt(d);
+      L[j * k + j] = root;
+      for (Index i = j + 1; i < k; ++i) {
+        double v = L[i * k + j];
+        for (Index p = 0; p < j; ++p) v -= L[i * k + p] * L[j * k + p];
+        L[i * k + j] = v / root;
+      }
+    }
+  }
+}
+
+void BlockDiagonalSolver::do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const {
+  X = B;
+  for (Eigen::Index c = 0; c < X.cols(); ++c) {
+    double* x = X.col(c).data();
+    for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
+      const Index s = starts_[b], k = starts_[b + 1] - s;
+      const double* L = factor_.data() + offsets_[b];
+      double* y = x + s;
+      for (Index i = 0; i < k; ++i) {  // L y = b
+        double v = y[i];
+        for (Index p = 0; p < i; ++p) v -= L[i * k + p] * y[p];
+        y[i] = v / L[i * k + i];
+      }
+      for (Index i = k - 1; i >= 0; --i) {  // L^T x = y
+        double v = y[i];
+        for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
+        y[i] = v / L[i * k + i];
+      }
+    }
+  }
+}
+
+}  // namespace sinew

@@ -12,13 +12,16 @@
 namespace sinew::integrators::detail {
 
 void require_size(const Eigen::VectorXd& x, Index n, const std::string& what) {
-  require(x.size() == n, what + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n));
+  require(x.size() == n,
+          [&] { return what + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n); });
 }
 
 void require_square(const CsrMatrix& A, Index n, const std::string& what) {
   const bool empty = A.rows == 0 && A.cols == 0 && A.nnz() == 0;
-  require(empty || (A.rows == n && A.cols == n), what + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) +
-                                                     ", expected " + std::to_string(n) + "x" + std::to_string(n));
+  require(empty || (A.rows == n && A.cols == n), [&] {
+    return what + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", expected " + std::to_string(n) +
+           "x" + std::to_string(n);
+  });
 }
 
 bool all_finite(const CsrMatrix& A) {
@@ -36,18 +39,85 @@ void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) 
   }
 }
 
+namespace {
+// Row i of C = sum_k s_k B_k (or of (C + C^T) / 2) into A by a dense scatter over the row's
+// columns: the same sums in the same order as Eigen's sparse expressions, without their
+// temporaries. @p at holds -1 for every column on entry and on exit.
+void add_row(const CsrMatrix& B, Index i, double scale, std::vector<Index>& at, CsrMatrix& A) {
+  for (Index k = B.row_ptr[i]; k < B.row_ptr[i + 1]; ++k) {
+    const Index j = B.col_idx[k];
+    if (at[j] < 0) {
+      at[j] = static_cast<Index>(A.col_idx.size());
+      A.col_idx.push_back(j);
+      A.values.push_back(scale * B.values[k]);
+    } else {
+      A.values[at[j]] += scale * B.values[k];
+    }
+  }
+}
+
+// Sorts row i's entries (appended from @p begin) by column and clears their markers.
+void finish_row(Index begin, std::vector<Index>& at, CsrMatrix& A) {
+  const std::size_t b = static_cast<std::size_t>(begin), e = A.col_idx.size();
+  for (std::size_t k = b; k < e; ++k) at[A.col_idx[k]] = -1;
+  // Insertion sort: rows of a step matrix hold a few dozen entries.
+  for (std::size_t k = b + 1; k < e; ++k)
+    for (std::size_t m = k; m > b && A.col_idx[m] < A.col_idx[m - 1]; --m) {
+      std::swap(A.col_idx[m], A.col_idx[m - 1]);
+      std::swap(A.values[m], A.values[m - 1]);
+    }
+  A.row_ptr.push_back(static_cast<Index>(e));
+}
+
+// The transpose of the square CSR matrix @p C (columns sorted).
+CsrMatrix transpose_csr(const CsrMatrix& C) {
+  CsrMatrix T;
+  T.rows = C.cols;
+  T.cols = C.rows;
+  T.row_ptr.assign(static_cast<std::size_t>(C.cols) + 1, 0);
+  for (Index j : C.col_idx) ++T.row_ptr[static_cast<std::size_t>(j) + 1];
+  for (Index j = 0; j < C.cols; ++j) T.row_ptr[j + 1] += T.row_ptr[j];
+  T.col_idx.resize(C.col_idx.size());
+  T.values.resize(C.values.size());
+  std::vector<Index> next(T.row_ptr.begin(), T.row_ptr.end() - 1);
+  for (Index i = 0; i < C.rows; ++i)
+    for (Index k = C.row_ptr[i]; k < C.row_ptr[i + 1]; ++k) {
+      const Index at = next[C.col_idx[k]]++;
+      T.col_idx[at] = i;
+      T.values[at] = C.values[k];
+    }
+  return T;
+}
+}  // namespace
+
 void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& terms, bool symmetrize, CsrMatrix& A) {
-  EigenCsr sum(n, n);
-  for (const auto& [scale, B] : terms) {
-    if (scale == 0.0 || B->nnz() == 0) continue;
-    sum += scale * to_eigen(*B);
+  for (const auto& term : terms) require_square(*term.second, n, "combine() term");
+  CsrMatrix sum;
+  sum.rows = sum.cols = n;
+  sum.row_ptr.assign(1, 0);
+  std::vector<Index> at(static_cast<std::size_t>(n), -1);
+  for (Index i = 0; i < n; ++i) {
+    const Index begin = static_cast<Index>(sum.col_idx.size());
+    for (const auto& [scale, B] : terms)
+      if (scale != 0.0 && B->nnz() > 0) add_row(*B, i, scale, at, sum);
+    finish_row(begin, at, sum);
   }
-  if (symmetrize) {
-    const EigenCsr transposed = sum.transpose();
-    sum = 0.5 * (sum + transposed);
+  if (!symmetrize) {
+    A = std::move(sum);
+    return;
   }
-  sum.makeCompressed();
-  A = from_eigen(sum);
+  // (C + C^T) / 2 entry by entry as 0.5 * (c_ij + c_ji).
+  const CsrMatrix transposed = transpose_csr(sum);
+  A = CsrMatrix{};
+  A.rows = A.cols = n;
+  A.row_ptr.assign(1, 0);
+  for (Index i = 0; i < n; ++i) {
+    const Index begin = static_cast<Index>(A.col_idx.size());
+    add_row(sum, i, 1.0, at, A);
+    add_row(transposed, i, 1.0, at, A);
+    for (std::size_t k = static_cast<std::size_t>(begin); k < A.values.size(); ++k) A.values[k] *= 0.5;
+    finish_row(begin, at, A);
+  }
 }
 
 bool factor_and_solve(Workspace& ws, LinearSolverKind requested, const CsrMatrix& A, const Eigen::VectorXd& b,

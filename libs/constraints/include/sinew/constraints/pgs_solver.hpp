@@ -16,8 +16,8 @@ struct PgsOptions {
   /// instead of after every sweep: after the first 8 sweeps, the next check comes after half the
   /// sweeps that the rate measured between the last two checks predicts to the tolerance (at
   /// most 64, and at most a quarter of the sweeps so far), so a solve stops at most 25% of its
-  /// sweeps late and spends about half the time of checking every sweep. false: every sweep (the stopping sweep is then the first below the
-  /// tolerance).
+  /// sweeps late and spends about half the time of checking every sweep. false: every sweep (the stopping sweep is then
+  /// the first below the tolerance).
   bool scheduled_checks = true;
 };
 

@@ -70,11 +70,12 @@ std::unique_ptr<constraints::ConstraintSolver> make_solver() {
   return std::make_unique<constraints::NewtonSolver>(*g_backend, o);
 }
 
-// Runs @p steps steps of @p s with ContactStep; false (with the reason in the state) on a failed step.
-bool run_sinew(benchmark::State& state, scene::ContactScene& s, int steps) {
+// Runs @p steps steps of ContactStep from @p s; false (with the reason in the state) on a failed step.
+bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
+               const std::vector<const constraints::Constraint*>& constraints, integrators::State& s, int steps) {
   integrators::ContactStep stepper(make_solver());
   for (int k = 0; k < steps; ++k) {
-    const integrators::ContactStepReport r = stepper.step(*s.system, s.constraints(), s.state, kStep);
+    const integrators::ContactStepReport r = stepper.step(system, constraints, s, kStep);
     if (!r.ok()) {
       state.SkipWithError(("sinew step failed: " + r.message).c_str());
       return false;
@@ -103,7 +104,7 @@ void sinew_drop(benchmark::State& state) {
   for (auto _ : state) {
     clock.start();
     scene::ContactScene s = scene::drop_scene(kHalf, kDrop, kSpeed, kMu);
-    if (!run_sinew(state, s, kDropSteps)) return;
+    if (!run_sinew(state, *s.system, s.constraints(), s.state, kDropSteps)) return;
     clock.stop();
     x = s.body_position(0)[0];
   }
@@ -118,7 +119,7 @@ void sinew_stack(benchmark::State& state) {
     clock.start();
     scene::ContactScene s = scene::box_stack_scene(kBoxes, kMu);
     const Vec3 start = s.body_position(kBoxes - 1);
-    if (!run_sinew(state, s, kStackSteps)) return;
+    if (!run_sinew(state, *s.system, s.constraints(), s.state, kStackSteps)) return;
     clock.stop();
     drift = norm(s.body_position(kBoxes - 1) - start);
   }
@@ -175,11 +176,7 @@ void sinew_chain(benchmark::State& state) {
   for (auto _ : state) {
     clock.start();
     const std::unique_ptr<SinewChain> c = make_sinew_chain();
-    integrators::ContactStep stepper(make_solver());
-    for (int k = 0; k < kChainSteps; ++k) {
-      const integrators::ContactStepReport r = stepper.step(c->system, c->constraints, c->state, kStep);
-      if (!r.ok()) return state.SkipWithError(("sinew step failed: " + r.message).c_str());
-    }
+    if (!run_sinew(state, c->system, c->constraints, c->state, kChainSteps)) return;
     clock.stop();
     tip_z = chain_point(*c, kLinks - 1, half)[2];
     gap = norm(chain_point(*c, 0, -1.0 * half));
@@ -213,6 +210,18 @@ MjModelPtr load_mjcf(benchmark::State& state, const std::string& xml) {
   return m;
 }
 
+// A fresh mjData of @p m, set up by @p start, then @p steps steps: timed by @p clock from the
+// data's creation on, as sinew's runs are from the scene's.
+template <class Start>
+MjDataPtr run_mujoco(const mjModel& m, int steps, StepClock& clock, Start start) {
+  clock.start();
+  MjDataPtr d(mj_makeData(&m));
+  start(*d);
+  for (int k = 0; k < steps; ++k) mj_step(&m, d.get());
+  clock.stop();
+  return d;
+}
+
 // The options shared by both scenes: the same step and friction as sinew, MuJoCo's own solver.
 std::string mjcf_header() {
   return "<mujoco><option timestep='" + std::to_string(kStep) +
@@ -229,11 +238,7 @@ void mujoco_drop(benchmark::State& state) {
   double x = 0.0;
   StepClock clock;
   for (auto _ : state) {
-    clock.start();
-    MjDataPtr d(mj_makeData(m.get()));
-    d->qvel[0] = kSpeed;
-    for (int k = 0; k < kDropSteps; ++k) mj_step(m.get(), d.get());
-    clock.stop();
+    const MjDataPtr d = run_mujoco(*m, kDropSteps, clock, [](mjData& start) { start.qvel[0] = kSpeed; });
     x = d->qpos[0];
   }
   clock.report(state, kDropSteps);
@@ -253,12 +258,13 @@ void mujoco_stack(benchmark::State& state) {
   double drift = 0.0;
   StepClock clock;
   for (auto _ : state) {
-    clock.start();
-    MjDataPtr d(mj_makeData(m.get()));
     const int top = 7 * (kBoxes - 1);
-    const double x0 = d->qpos[top], y0 = d->qpos[top + 1], z0 = d->qpos[top + 2];
-    for (int k = 0; k < kStackSteps; ++k) mj_step(m.get(), d.get());
-    clock.stop();
+    double x0 = 0.0, y0 = 0.0, z0 = 0.0;
+    const MjDataPtr d = run_mujoco(*m, kStackSteps, clock, [&](mjData& start) {
+      x0 = start.qpos[top];
+      y0 = start.qpos[top + 1];
+      z0 = start.qpos[top + 2];
+    });
     drift = std::hypot(d->qpos[top] - x0, d->qpos[top + 1] - y0, d->qpos[top + 2] - z0);
   }
   clock.report(state, kStackSteps);
@@ -281,10 +287,7 @@ void mujoco_chain(benchmark::State& state) {
   double tip_z = 0.0;
   StepClock clock;
   for (auto _ : state) {
-    clock.start();
-    MjDataPtr d(mj_makeData(m.get()));
-    for (int k = 0; k < kChainSteps; ++k) mj_step(m.get(), d.get());
-    clock.stop();
+    const MjDataPtr d = run_mujoco(*m, kChainSteps, clock, [](mjData&) {});
     // The tip: the last body's frame (its hinge) plus one link along its x axis.
     const double* R = d->xmat + 9 * kLinks;  // body 0 is the world
     tip_z = d->xpos[3 * kLinks + 2] + kLinkLength * R[6];

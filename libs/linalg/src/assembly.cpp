@@ -10,7 +10,6 @@ namespace {
 // Loops with less work than this (contributions times their width) run on the calling thread:
 // waking TBB's workers costs more than such a loop, and leaves them spinning after it.
 constexpr std::size_t kParallelWork = std::size_t{1} << 15;
-std::size_t serial_below(std::size_t rows, std::size_t work) { return work < kParallelWork ? rows + 1 : 0; }
 }  // namespace
 
 AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& positions, int width)
@@ -37,7 +36,7 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
   // Per row: stable-sort its contributions by column (input order kept among equals), count the
   // distinct columns, then write the pattern and the slots. Rows are independent.
   std::vector<Index> counts(static_cast<std::size_t>(rows), 0);
-  const std::size_t serial = serial_below(static_cast<std::size_t>(rows), m);
+  const bool parallel = m >= kParallelWork;
   detail::host_parallel_for(
       static_cast<std::size_t>(rows),
       [&](std::size_t r) {
@@ -48,7 +47,7 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
           if (it == begin || positions[*it].col != positions[*(it - 1)].col) ++distinct;
         counts[r] = distinct;
       },
-      serial);
+      parallel);
   row_ptr_.assign(static_cast<std::size_t>(rows) + 1, 0);
   for (Index r = 0; r < rows; ++r) row_ptr_[r + 1] = row_ptr_[r] + counts[r];
   col_idx_.resize(static_cast<std::size_t>(row_ptr_[rows]));
@@ -64,7 +63,7 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
           slot_[k] = at;
         }
       },
-      serial);
+      parallel);
   // by_row_ is now sorted by column within each row, input order kept among equal columns:
   // exactly the summation order assemble() uses.
 }
@@ -82,7 +81,7 @@ void AssemblyPlan::assemble(const double* contributions, std::vector<double>& va
           for (std::size_t c = 0; c < w; ++c) out[c] += in[c];
         }
       },
-      serial_below(static_cast<std::size_t>(rows_), by_row_.size() * w));
+      by_row_.size() * w >= kParallelWork);
 }
 
 void MatrixAssembler::add_block(Index row, Index col, const Eigen::Ref<const Eigen::MatrixXd>& block) {

@@ -11,13 +11,13 @@
 
 namespace sinew::detail {
 
-/// Calls f(i) for every i < n, possibly concurrently; in a plain loop when n < @p serial_below,
-/// so that light loops over small systems (a rigid multibody step) never wake worker threads,
-/// which then spin waiting for more work.
+/// Calls f(i) for every i < n, possibly concurrently; in a plain loop unless @p parallel, so
+/// that light loops over small systems (a rigid multibody step) never wake worker threads, which
+/// then spin waiting for more work.
 template <class F>
-void host_parallel_for(std::size_t n, const F& f, std::size_t serial_below = 0) {
+void host_parallel_for(std::size_t n, const F& f, bool parallel = true) {
 #if SINEW_HAVE_TBB
-  if (n < serial_below) {
+  if (!parallel) {
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;
   }
@@ -25,7 +25,7 @@ void host_parallel_for(std::size_t n, const F& f, std::size_t serial_below = 0) 
     for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
   });
 #else
-  (void)serial_below;
+  (void)parallel;
   for (std::size_t i = 0; i < n; ++i) f(i);
 #endif
 }

@@ -115,6 +115,36 @@ TEST(ChainToSoft, BaraffsFactorAndTheSparseSolveGiveTheSameTrajectory) {
   EXPECT_GT(swing, 0.01);
 }
 
+// Baraff's split is kept while the step problem's structure is unchanged and remade when the
+// floor contacts change: a step that keeps it gives the bits of a step made from scratch (a new
+// ContactStep each step; no warm start in either, which a new step could not have).
+TEST(ChainToSoft, AKeptBaraffSplitGivesTheBitsOfANewOne) {
+  ChainToSoft a;
+  build(a);
+  auto backend = make_backend("serial");
+  integrators::ContactStepOptions o;
+  o.factor = integrators::StepFactor::kBaraff;
+  o.warm_start = false;
+  integrators::ContactStep kept(contact_test::make_contact_solver("newton_fb", *backend, 1e-13), o);
+  integrators::State sk{0.0, a.system.initial_positions(), a.system.initial_velocities()}, sn = sk;
+  int kept_steps = 0, remade_steps = 0;
+  const int steps = test::quick_tests() ? 60 : 200;
+  for (int k = 0; k < steps; ++k) {
+    const integrators::ContactStepReport rk = kept.step(a.system, a.all(), sk, kH);
+    integrators::ContactStep fresh(contact_test::make_contact_solver("newton_fb", *backend, 1e-13), o);
+    const integrators::ContactStepReport rn = fresh.step(a.system, a.all(), sn, kH);
+    ASSERT_TRUE(rk.ok() && rk.baraff) << k << ": " << rk.message;
+    ASSERT_TRUE(rn.ok() && rn.baraff) << k << ": " << rn.message;
+    EXPECT_FALSE(rn.baraff_split_kept) << k;
+    ++(rk.baraff_split_kept ? kept_steps : remade_steps);
+    ASSERT_TRUE(sk.q == sn.q && sk.u == sn.u)
+        << "step " << k << ": max |q difference| " << (sk.q - sn.q).cwiseAbs().maxCoeff();
+  }
+  std::printf("chain to soft, %d steps: Baraff's split kept in %d, remade in %d\n", steps, kept_steps, remade_steps);
+  EXPECT_GT(kept_steps, steps / 2);
+  EXPECT_GT(remade_steps, 1);  // the first step and the contact changes
+}
+
 // A chain hung in a V between two world points closes a loop through the world: the second world
 // joint is a loop closure, auxiliary to Baraff's forest; both factors give the same step.
 TEST(ChainToSoft, ALoopClosureIsAnAuxiliaryConstraint) {

@@ -33,10 +33,48 @@ struct DisjointSets {
 
 }  // namespace
 
-std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
-  problem_ = &problem;
+bool BaraffStep::same_structure(const constraints::GlobalProblem& problem) const {
+  if (!analyzed_) return false;
+  const CsrMatrix &A = problem.M, &H = problem.H;
+  if (A.row_ptr != a_ptr_ || A.col_idx != a_idx_ || H.row_ptr != h_ptr_ || H.col_idx != h_idx_) return false;
+  if (problem.blocks.size() != kinds_.size()) return false;
+  for (std::size_t b = 0; b < kinds_.size(); ++b)
+    if (problem.blocks[b].kind != kinds_[b]) return false;
+  for (std::size_t k = 0; k < h_nonzero_.size(); ++k)
+    if ((H.values[k] != 0.0) != (h_nonzero_[k] != 0)) return false;
+  const bool compliant = problem.compliance.size() == problem.rows();
+  if (compliant != !compliant_.empty()) return false;
+  for (std::size_t row = 0; row < compliant_.size(); ++row)
+    if ((problem.compliance[static_cast<Index>(row)] != 0.0) != (compliant_[row] != 0)) return false;
+  return true;
+}
+
+std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
   const Index n = problem.velocities(), m = problem.rows();
   const CsrMatrix& A = problem.M;
+  const CsrMatrix& H = problem.H;
+  // The structure this split is for.
+  a_ptr_ = A.row_ptr;
+  a_idx_ = A.col_idx;
+  h_ptr_ = H.row_ptr;
+  h_idx_ = H.col_idx;
+  h_nonzero_.resize(H.values.size());
+  for (std::size_t k = 0; k < H.values.size(); ++k) h_nonzero_[k] = H.values[k] != 0.0 ? 1 : 0;
+  kinds_.clear();
+  for (const constraints::ConstraintBlock& b : problem.blocks) kinds_.push_back(b.kind);
+  const bool compliant = problem.compliance.size() == m;
+  compliant_.clear();
+  if (compliant)
+    for (Index row = 0; row < m; ++row) compliant_.push_back(problem.compliance[row] != 0.0 ? 1 : 0);
+  analyzed_ = true;
+  bodies_.clear();
+  primary_.clear();
+  aux_.clear();
+  primary_rows_.clear();
+  aux_rows_.clear();
+  aux_block_ids_.clear();
+  solver_.reset();
+
   // Components: the connected blocks of A's pattern, numbered by their first DOF.
   DisjointSets dofs(n);
   for (Index i = 0; i < n; ++i)
@@ -57,21 +95,26 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
       local[static_cast<std::size_t>(c[k])] = static_cast<Index>(k);
       dof_order_.push_back(c[k]);
     }
-  // The rows' entries (H's columns) and the components each row touches.
-  std::vector<std::vector<std::pair<Index, double>>> row_entries(static_cast<std::size_t>(m));
-  const CsrMatrix& H = problem.H;
+  auto size_of = [&](Index cpt) { return static_cast<Index>(members[static_cast<std::size_t>(cpt)].size()); };
+  // The rows' entries (H's entry numbers) and the components each row touches with a non-zero.
+  std::vector<std::vector<Index>> row_entries(static_cast<std::size_t>(m));
+  std::vector<Index> entry_dof(H.values.size());
   for (Index i = 0; i < n; ++i)
-    for (Index k = H.row_ptr[i]; k < H.row_ptr[i + 1]; ++k)
-      row_entries[static_cast<std::size_t>(H.col_idx[k])].emplace_back(i, H.values[k]);
+    for (Index k = H.row_ptr[i]; k < H.row_ptr[i + 1]; ++k) {
+      row_entries[static_cast<std::size_t>(H.col_idx[k])].push_back(k);
+      entry_dof[static_cast<std::size_t>(k)] = i;
+    }
+  auto component_of = [&](Index k) {
+    return component[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])];
+  };
   auto touched = [&](Index row) {
     std::vector<Index> cs;
-    for (const auto& [dof, value] : row_entries[static_cast<std::size_t>(row)])
-      if (value != 0.0) cs.push_back(component[static_cast<std::size_t>(dof)]);
+    for (Index k : row_entries[static_cast<std::size_t>(row)])
+      if (h_nonzero_[static_cast<std::size_t>(k)]) cs.push_back(component_of(k));
     std::sort(cs.begin(), cs.end());
     cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
     return cs;
   };
-  const bool compliant = problem.compliance.size() == m;
   // Hard bilateral rows touching one or two components, grouped by their pair (world = nc), in
   // order of first row; a group that would close a cycle stays auxiliary (a loop closure).
   const std::vector<Index> offsets = constraints::block_offsets(problem.blocks);
@@ -81,7 +124,7 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
   for (std::size_t b = 0; b < problem.blocks.size(); ++b) {
     if (problem.blocks[b].kind != constraints::BlockKind::kBilateral) continue;
     const Index row = offsets[b];
-    if (compliant && problem.compliance[row] != 0.0) continue;
+    if (compliant && compliant_[static_cast<std::size_t>(row)]) continue;
     const std::vector<Index> cs = touched(row);
     if (cs.empty() || cs.size() > 2) continue;
     const std::pair<Index, Index> key{cs[0], cs.size() == 2 ? cs[1] : nc};
@@ -89,76 +132,126 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
     if (added) group_order.push_back(key);
     it->second.push_back(row);
   }
+  // Where each entry of H goes: (constraint or auxiliary row, side or block, row, local column),
+  // resolved to addresses once every matrix is sized.
+  struct Target {
+    bool primary = false;
+    std::size_t owner = 0;  // primary_ or aux_ index
+    std::size_t part = 0;   // side (0: a, 1: b) or auxiliary block
+    Index row = 0;          // row within a primary constraint
+    Index col = 0;          // local column
+  };
+  std::vector<Target> targets(H.values.size());
+  std::vector<char> has_target(H.values.size(), 0);
   DisjointSets tree(nc + 1);
-  std::vector<BaraffConstraint> primary;
-  primary_rows_.clear();
   for (const auto& key : group_order) {
     if (!tree.unite(key.first, key.second)) continue;  // a loop closure: auxiliary
     const std::vector<Index>& rows = groups[key];
     BaraffConstraint c;
     const Index mr = static_cast<Index>(rows.size());
     c.body_a = static_cast<int>(key.first);
-    c.jacobian_a = Eigen::MatrixXd::Zero(mr, static_cast<Index>(members[static_cast<std::size_t>(key.first)].size()));
+    c.jacobian_a = Eigen::MatrixXd::Zero(mr, size_of(key.first));
     if (key.second != nc) {
       c.body_b = static_cast<int>(key.second);
-      c.jacobian_b =
-          Eigen::MatrixXd::Zero(mr, static_cast<Index>(members[static_cast<std::size_t>(key.second)].size()));
+      c.jacobian_b = Eigen::MatrixXd::Zero(mr, size_of(key.second));
     }
     for (Index r = 0; r < mr; ++r) {
       const Index row = rows[static_cast<std::size_t>(r)];
       is_primary[static_cast<std::size_t>(row)] = 1;
       primary_rows_.push_back(row);
-      for (const auto& [dof, value] : row_entries[static_cast<std::size_t>(row)]) {
-        const Index cpt = component[static_cast<std::size_t>(dof)];
-        Eigen::MatrixXd& J = cpt == key.first ? c.jacobian_a : c.jacobian_b;
-        J(r, local[static_cast<std::size_t>(dof)]) += value;
+      for (Index k : row_entries[static_cast<std::size_t>(row)]) {
+        const Index cpt = component_of(k);
+        if (cpt != key.first && cpt != key.second) continue;  // an explicit zero on a third component
+        targets[static_cast<std::size_t>(k)] =
+            Target{true, primary_.size(), cpt == key.first ? 0u : 1u, r,
+                   local[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])]};
+        has_target[static_cast<std::size_t>(k)] = 1;
       }
     }
-    primary.push_back(std::move(c));
+    primary_.push_back(std::move(c));
   }
-  if (primary.empty()) return "no hard bilateral row between the components of A";
+  if (primary_.empty()) return "no hard bilateral row between the components of A";
   // Every other row is auxiliary, in whole blocks and in row order.
-  std::vector<BaraffAuxiliaryConstraint> aux;
-  aux_rows_.clear();
-  aux_blocks_.clear();
   for (std::size_t b = 0; b < problem.blocks.size(); ++b) {
     if (is_primary[static_cast<std::size_t>(offsets[b])]) continue;
-    aux_blocks_.push_back(problem.blocks[b]);
+    aux_block_ids_.push_back(b);
     for (Index row = offsets[b]; row < offsets[b + 1]; ++row) {
-      if (compliant && problem.compliance[row] != 0.0)
+      if (compliant && compliant_[static_cast<std::size_t>(row)])
         return "auxiliary row " + std::to_string(row) + " is compliant (Baraff's auxiliary system has no compliance)";
-      std::map<Index, Eigen::RowVectorXd> per_component;
-      for (const auto& [dof, value] : row_entries[static_cast<std::size_t>(row)]) {
-        const Index cpt = component[static_cast<std::size_t>(dof)];
-        auto it = per_component.find(cpt);
-        if (it == per_component.end())
-          it = per_component
-                   .emplace(cpt,
-                            Eigen::RowVectorXd::Zero(static_cast<Index>(members[static_cast<std::size_t>(cpt)].size())))
-                   .first;
-        it->second[local[static_cast<std::size_t>(dof)]] += value;
-      }
       BaraffAuxiliaryConstraint a;
-      for (auto& [cpt, J] : per_component)
-        a.blocks.push_back(BaraffAuxiliaryBlock{static_cast<int>(cpt), std::move(J), {}});
-      aux.push_back(std::move(a));
+      std::map<Index, std::size_t> block_of;  // component -> block, blocks in component order
+      for (Index k : row_entries[static_cast<std::size_t>(row)]) block_of.emplace(component_of(k), 0);
+      for (auto& [cpt, block] : block_of) {
+        block = a.blocks.size();
+        a.blocks.push_back(BaraffAuxiliaryBlock{static_cast<int>(cpt), Eigen::RowVectorXd::Zero(size_of(cpt)), {}});
+      }
+      for (Index k : row_entries[static_cast<std::size_t>(row)]) {
+        targets[static_cast<std::size_t>(k)] =
+            Target{false, aux_.size(), block_of[component_of(k)], 0,
+                   local[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])]};
+        has_target[static_cast<std::size_t>(k)] = 1;
+      }
+      aux_.push_back(std::move(a));
       aux_rows_.push_back(row);
     }
   }
-  std::vector<BaraffBody> bodies;
   for (const auto& c : members) {
-    Eigen::MatrixXd block = Eigen::MatrixXd::Zero(static_cast<Index>(c.size()), static_cast<Index>(c.size()));
-    for (Index i : c)
-      for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
-        block(local[static_cast<std::size_t>(i)], local[static_cast<std::size_t>(A.col_idx[k])]) += A.values[k];
-    bodies.push_back(BaraffBody{std::move(block)});
+    const Index d = static_cast<Index>(c.size());
+    bodies_.push_back(BaraffBody{Eigen::MatrixXd::Zero(d, d)});
   }
+  // Addresses, now that no container grows any more.
+  a_dest_.resize(A.values.size());
+  for (Index i = 0; i < n; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      Eigen::MatrixXd& block = bodies_[static_cast<std::size_t>(component[static_cast<std::size_t>(i)])].mass;
+      a_dest_[static_cast<std::size_t>(k)] =
+          &block(local[static_cast<std::size_t>(i)], local[static_cast<std::size_t>(A.col_idx[k])]);
+    }
+  h_dest_.assign(H.values.size(), nullptr);
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    if (!has_target[k]) continue;
+    const Target& t = targets[k];
+    if (t.primary) {
+      BaraffConstraint& c = primary_[t.owner];
+      h_dest_[k] = &(t.part == 0 ? c.jacobian_a : c.jacobian_b)(t.row, t.col);
+    } else {
+      h_dest_[k] = &aux_[t.owner].blocks[t.part].jacobian[t.col];
+    }
+  }
+  return "";
+}
+
+void BaraffStep::refill(const constraints::GlobalProblem& problem) {
+  for (BaraffBody& b : bodies_) b.mass.setZero();
+  for (BaraffConstraint& c : primary_) {
+    c.jacobian_a.setZero();
+    c.jacobian_b.setZero();
+  }
+  for (BaraffAuxiliaryConstraint& a : aux_)
+    for (BaraffAuxiliaryBlock& b : a.blocks) b.jacobian.setZero();
+  for (std::size_t k = 0; k < a_dest_.size(); ++k) *a_dest_[k] += problem.M.values[k];
+  for (std::size_t k = 0; k < h_dest_.size(); ++k)
+    if (h_dest_[k]) *h_dest_[k] += problem.H.values[k];
+  aux_blocks_.clear();
+  for (std::size_t b : aux_block_ids_) aux_blocks_.push_back(problem.blocks[b]);  // mu may change
+}
+
+std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
+  problem_ = &problem;
+  kept_ = same_structure(problem);
+  if (!kept_) unusable_ = analyze(problem);
+  if (!unusable_.empty()) return unusable_;
+  refill(problem);
   try {
-    baraff_problem_ = std::make_unique<BaraffProblem>(std::move(bodies), std::move(primary), std::move(aux));
-    // One refinement step keeps long chains at ~1e-15 (Baraff's order does not pivot).
-    BaraffSolverOptions options;
-    options.refinement_steps = 1;
-    solver_ = std::make_unique<BaraffSolver>(*baraff_problem_, options);
+    baraff_problem_ = std::make_unique<BaraffProblem>(bodies_, primary_, aux_);
+    if (solver_) {
+      solver_->factor(*baraff_problem_);  // same structure: Baraff's order is kept
+    } else {
+      // One refinement step keeps long chains at ~1e-15 (Baraff's order does not pivot).
+      BaraffSolverOptions options;
+      options.refinement_steps = 1;
+      solver_ = std::make_unique<BaraffSolver>(*baraff_problem_, options);
+    }
   } catch (const Error& e) {
     solver_.reset();
     return std::string("Baraff's factor failed: ") + e.what();
@@ -170,31 +263,32 @@ constraints::SolverReport BaraffStep::solve(constraints::ConstraintSolver& solve
                                             Eigen::VectorXd& v) {
   const constraints::GlobalProblem& p = *problem_;
   const Index n = p.velocities();
-  Eigen::VectorXd force(n), bias(primary_rows()), aux_bias(auxiliary_rows()), warm(auxiliary_rows());
-  for (Index i = 0; i < n; ++i) force[i] = p.f[dof_order_[static_cast<std::size_t>(i)]];
-  for (Index k = 0; k < primary_rows(); ++k) bias[k] = p.w[primary_rows_[static_cast<std::size_t>(k)]];
+  force_.resize(n);
+  bias_.resize(primary_rows());
+  aux_bias_.resize(auxiliary_rows());
+  warm_.resize(auxiliary_rows());
+  for (Index i = 0; i < n; ++i) force_[i] = p.f[dof_order_[static_cast<std::size_t>(i)]];
+  for (Index k = 0; k < primary_rows(); ++k) bias_[k] = p.w[primary_rows_[static_cast<std::size_t>(k)]];
   const bool warm_start = r.size() == p.rows();
   for (Index k = 0; k < auxiliary_rows(); ++k) {
-    aux_bias[k] = p.w[aux_rows_[static_cast<std::size_t>(k)]];
-    warm[k] = warm_start ? r[aux_rows_[static_cast<std::size_t>(k)]] : 0.0;
+    aux_bias_[k] = p.w[aux_rows_[static_cast<std::size_t>(k)]];
+    warm_[k] = warm_start ? r[aux_rows_[static_cast<std::size_t>(k)]] : 0.0;
   }
-  BaraffWorkspace ws;
-  BaraffSolution out;
   constraints::SolverReport report;
   if (auxiliary_rows() == 0) {  // joints only: one direct solve
-    solver_->solve(force, bias, ws, out);
+    solver_->solve(force_, bias_, ws_, out_);
     report.status = constraints::SolverStatus::kConverged;
-    out.mu.resize(0);
+    out_.mu.resize(0);
   } else {
     constraints::BaraffConstraintAdapter adapter(solver, aux_blocks_);
-    adapter.set_warm_start(warm);
-    report = adapter.solve(*solver_, force, bias, aux_bias, ws, out);
+    adapter.set_warm_start(warm_);
+    report = adapter.solve(*solver_, force_, bias_, aux_bias_, ws_, out_);
   }
   v.resize(n);
-  for (Index i = 0; i < n; ++i) v[dof_order_[static_cast<std::size_t>(i)]] = out.acceleration[i];
+  for (Index i = 0; i < n; ++i) v[dof_order_[static_cast<std::size_t>(i)]] = out_.acceleration[i];
   r.setZero(p.rows());
-  for (Index k = 0; k < primary_rows(); ++k) r[primary_rows_[static_cast<std::size_t>(k)]] = out.lambda[k];
-  for (Index k = 0; k < auxiliary_rows(); ++k) r[aux_rows_[static_cast<std::size_t>(k)]] = out.mu[k];
+  for (Index k = 0; k < primary_rows(); ++k) r[primary_rows_[static_cast<std::size_t>(k)]] = out_.lambda[k];
+  for (Index k = 0; k < auxiliary_rows(); ++k) r[aux_rows_[static_cast<std::size_t>(k)]] = out_.mu[k];
   return report;
 }
 

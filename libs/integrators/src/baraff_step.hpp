@@ -4,6 +4,12 @@
 // one and the world) that keep the component graph a forest are primary constraints, one per pair;
 // every other row (contacts, limits, compliant rows... loop closures) is auxiliary, solved by the
 // step's local solver on Baraff's k x k system (constraints::BaraffConstraintAdapter).
+//
+// The split depends only on the structure of the step problem (the patterns of A and H, which of
+// H's entries are non-zero, the block kinds, which rows are compliant). While that stays the same
+// from step to step (a mechanism without contacts, a resting contact set), the split, the
+// destinations of A's and H's entries and Baraff's elimination order are kept, and a step only
+// copies the numbers and refactors (BaraffSolver::factor).
 #pragma once
 
 #include <Eigen/Core>
@@ -22,8 +28,9 @@ namespace sinew::integrators::detail {
 // The Baraff form of one step problem.
 class BaraffStep {
  public:
-  // Builds the split of @p problem and factors it. Returns "" on success, else why Baraff cannot
-  // be used (no primary row, an auxiliary row with compliance, a factorization that failed).
+  // Builds the split of @p problem (or keeps the last one when the structure is unchanged) and
+  // factors it. Returns "" on success, else why Baraff cannot be used (no primary row, an
+  // auxiliary row with compliance, a factorization that failed).
   std::string build(const constraints::GlobalProblem& problem);
   // Solves with @p solver for the auxiliary rows, warm-started from @p r (row order, when of the
   // problem's size); writes the impulses of every row to @p r and the end velocity to @p v.
@@ -31,15 +38,43 @@ class BaraffStep {
   // Primary rows (in Baraff's multiplier order) and auxiliary rows (in auxiliary order).
   Index primary_rows() const { return static_cast<Index>(primary_rows_.size()); }
   Index auxiliary_rows() const { return static_cast<Index>(aux_rows_.size()); }
+  // Whether the last build() kept the split of the one before (same structure).
+  bool kept() const { return kept_; }
 
  private:
+  // Whether @p problem has the structure the kept split was made for.
+  bool same_structure(const constraints::GlobalProblem& problem) const;
+  // Computes the split and the entries' destinations; returns why Baraff cannot be used, or "".
+  std::string analyze(const constraints::GlobalProblem& problem);
+  // Copies A's and H's numbers into the kept bodies, primary and auxiliary constraints.
+  void refill(const constraints::GlobalProblem& problem);
+
   const constraints::GlobalProblem* problem_ = nullptr;
-  std::vector<Index> dof_order_;     // (n) system DOF of each Baraff DOF (components in order)
-  std::vector<Index> primary_rows_;  // problem row of each multiplier
-  std::vector<Index> aux_rows_;      // problem row of each auxiliary row
+  // The structure the split was made for (same_structure()).
+  std::vector<Index> a_ptr_, a_idx_, h_ptr_, h_idx_;
+  std::vector<char> h_nonzero_, compliant_;
+  std::vector<constraints::BlockKind> kinds_;
+  bool analyzed_ = false;
+  std::string unusable_;  // why the kept structure cannot use Baraff ("" when it can)
+  bool kept_ = false;     // the last build() kept the split
+
+  std::vector<Index> dof_order_;            // (n) system DOF of each Baraff DOF (components in order)
+  std::vector<Index> primary_rows_;         // problem row of each multiplier
+  std::vector<Index> aux_rows_;             // problem row of each auxiliary row
+  std::vector<std::size_t> aux_block_ids_;  // problem block of each auxiliary block
   std::vector<constraints::ConstraintBlock> aux_blocks_;
+  // Baraff's input with the structure of the split; refill() writes the numbers.
+  std::vector<BaraffBody> bodies_;
+  std::vector<BaraffConstraint> primary_;
+  std::vector<BaraffAuxiliaryConstraint> aux_;
+  std::vector<double*> a_dest_;  // (nnz A) entry of bodies_ each entry of A adds to
+  std::vector<double*> h_dest_;  // (nnz H) entry of primary_ / aux_ each entry of H adds to (null: none)
   std::unique_ptr<BaraffProblem> baraff_problem_;
   std::unique_ptr<BaraffSolver> solver_;
+  // Per-solve buffers, kept between steps.
+  Eigen::VectorXd force_, bias_, aux_bias_, warm_;
+  BaraffWorkspace ws_;
+  BaraffSolution out_;
 };
 
 }  // namespace sinew::integrators::detail

@@ -88,25 +88,51 @@ CsrMatrix transpose_csr(const CsrMatrix& C) {
     }
   return T;
 }
+
+// Position of entry (i, j) in row i of @p A (columns sorted), or -1.
+Index find_entry(const CsrMatrix& A, Index i, Index j) {
+  const auto first = A.col_idx.begin() + A.row_ptr[i], last = A.col_idx.begin() + A.row_ptr[i + 1];
+  const auto it = std::lower_bound(first, last, j);
+  return it != last && *it == j ? static_cast<Index>(it - A.col_idx.begin()) : Index{-1};
+}
+
+// (A + A^T) / 2 in place, entry by entry as 0.5 * (a_ij + a_ji), when A's pattern is symmetric;
+// returns false (A untouched) when it is not.
+bool symmetrize_in_place(CsrMatrix& A) {
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      if (A.col_idx[k] > i && find_entry(A, A.col_idx[k], i) < 0) return false;
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      const Index j = A.col_idx[k];
+      if (j < i) continue;
+      const Index mirror = j == i ? k : find_entry(A, j, i);
+      A.values[k] = A.values[mirror] = 0.5 * (A.values[k] + A.values[mirror]);
+    }
+  return true;
+}
 }  // namespace
 
 void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& terms, bool symmetrize, CsrMatrix& A) {
-  for (const auto& term : terms) require_square(*term.second, n, "combine() term");
-  CsrMatrix sum;
-  sum.rows = sum.cols = n;
-  sum.row_ptr.assign(1, 0);
+  for (const auto& term : terms) {
+    require_square(*term.second, n, "combine() term");
+    require(term.second != &A, [] { return std::string("combine(): the result must not be one of the terms"); });
+  }
+  // The sum straight into A, whose storage is reused from call to call.
+  A.rows = A.cols = n;
+  A.row_ptr.assign(1, 0);
+  A.col_idx.clear();
+  A.values.clear();
   std::vector<Index> at(static_cast<std::size_t>(n), -1);
   for (Index i = 0; i < n; ++i) {
-    const Index begin = static_cast<Index>(sum.col_idx.size());
+    const Index begin = static_cast<Index>(A.col_idx.size());
     for (const auto& [scale, B] : terms)
-      if (scale != 0.0 && B->nnz() > 0) add_row(*B, i, scale, at, sum);
-    finish_row(begin, at, sum);
+      if (scale != 0.0 && B->nnz() > 0) add_row(*B, i, scale, at, A);
+    finish_row(begin, at, A);
   }
-  if (!symmetrize) {
-    A = std::move(sum);
-    return;
-  }
-  // (C + C^T) / 2 entry by entry as 0.5 * (c_ij + c_ji).
+  if (!symmetrize || symmetrize_in_place(A)) return;
+  // A pattern that is not symmetric: (C + C^T) / 2 over the union of both patterns.
+  const CsrMatrix sum = std::move(A);
   const CsrMatrix transposed = transpose_csr(sum);
   A = CsrMatrix{};
   A.rows = A.cols = n;

@@ -139,7 +139,10 @@ struct ContactStepReport {
   Index rows = 0;                     ///< constraint rows in the step
   std::string solver;                 ///< name of the contact solver used
   bool baraff = false;                ///< stage 2 ran on Baraff's factor (StepFactor)
-  bool advanced = false;              ///< true when the state was advanced
+  /// Stage 2 kept Baraff's split (bodies, primary and auxiliary rows, elimination order) of the
+  /// step before, the problem's structure being the same; only the numbers were refactored.
+  bool baraff_split_kept = false;
+  bool advanced = false;  ///< true when the state was advanced
   /// True when the state was advanced.
   bool ok() const { return advanced; }
   /// True when the state was advanced although natural_map_error > accept_error: a SAP solve

@@ -114,5 +114,32 @@ TEST(LinearSolver, RejectsMatricesThatAreNotSymmetricPositiveDefinite) {
   EXPECT_SINEW_ERROR(fresh.compute(nan), "not finite");
 }
 
+// require_symmetric() looks entries above the diagonal up from below when the triangles mirror
+// each other; every way a mirror can be wrong or missing is still caught, on either side.
+TEST(LinearSolver, RequireSymmetricFindsEveryBrokenMirror) {
+  auto csr = [](std::vector<std::vector<std::pair<Index, double>>> rows) {
+    CsrMatrix A;
+    A.rows = A.cols = static_cast<Index>(rows.size());
+    for (const auto& row : rows) {
+      for (const auto& [j, v] : row) {
+        A.col_idx.push_back(j);
+        A.values.push_back(v);
+      }
+      A.row_ptr.push_back(static_cast<Index>(A.col_idx.size()));
+    }
+    return A;
+  };
+  // Symmetric, with a stored zero whose mirror is not stored (it reads as 0).
+  EXPECT_NO_THROW(require_symmetric(csr({{{0, 4.0}, {1, 1.0}}, {{0, 1.0}, {1, 4.0}, {2, 0.0}}, {{2, 4.0}}}), "S"));
+  // A value differs (found from below) ...
+  EXPECT_SINEW_ERROR(require_symmetric(csr({{{0, 4.0}, {1, 1.0}}, {{0, 1.5}, {1, 4.0}}}), "S"),
+                     "S: expected a symmetric matrix", "(1, 0) = 1.5");
+  // ... an upper entry has no mirror and the triangles differ in size ...
+  EXPECT_SINEW_ERROR(require_symmetric(csr({{{0, 4.0}, {2, 1.0}}, {{1, 4.0}}, {{2, 4.0}}}), "S"), "(0, 2) = 1");
+  // ... or as many entries, but a lower one (a stored zero) mirrors nothing and an upper one has no mirror.
+  EXPECT_SINEW_ERROR(require_symmetric(csr({{{0, 4.0}, {2, 1.0}}, {{0, 0.0}, {1, 4.0}}, {{2, 4.0}}}), "S"),
+                     "(0, 2) = 1");
+}
+
 }  // namespace
 }  // namespace sinew::linalg_linear_solver_test

@@ -20,6 +20,9 @@
 
 namespace sinew::baraff_detail {
 
+/// Fully unrolls the next loop (fixed-size kernels: the node vector then stays in registers).
+#define SINEW_UNROLL _Pragma("GCC unroll 8")
+
 /// Largest dimension with a fixed-size kernel.
 inline constexpr int kMaxFixed = 6;
 
@@ -37,14 +40,18 @@ int ldlt(double* a, int d_rt, double sign, double tol) {
   double e_fixed[D > 0 ? D : 1];  // sign * E_jj > 0, kept for fixed sizes
   // sign * E_kk, recovered from the stored reciprocal in the run-time-sized fallback.
   auto e = [&](int k) { return D > 0 ? e_fixed[k] : sign / a[k + k * d]; };
+  SINEW_UNROLL
   for (int j = 0; j < d; ++j) {
     const double diag = sign * a[j + j * d];
     double s = diag;
+    SINEW_UNROLL
     for (int k = 0; k < j; ++k) s -= a[j + k * d] * a[j + k * d] * e(k);
     if (!(diag > 0.0) || !(s > tol * diag) || !std::isfinite(s)) return j;
     if (D > 0) e_fixed[j] = s;
+    SINEW_UNROLL
     for (int i = j + 1; i < d; ++i) {
       double v = sign * a[i + j * d];
+      SINEW_UNROLL
       for (int k = 0; k < j; ++k) v -= a[i + k * d] * a[j + k * d] * e(k);
       a[i + j * d] = v / s;
     }
@@ -57,8 +64,10 @@ int ldlt(double* a, int d_rt, double sign, double tol) {
 template <int D>
 inline void unit_lower_solve(const double* __restrict l, int d_rt, double* __restrict x) {
   const int d = size_or<D>(d_rt);
+  SINEW_UNROLL
   for (int j = 0; j < d; ++j) {
     const double xj = x[j];
+    SINEW_UNROLL
     for (int i = j + 1; i < d; ++i) x[i] -= l[i + j * d] * xj;
   }
 }
@@ -68,8 +77,10 @@ inline void unit_lower_solve(const double* __restrict l, int d_rt, double* __res
 template <int D>
 inline void unit_lower_transpose_solve(const double* __restrict l, int d_rt, double* __restrict x) {
   const int d = size_or<D>(d_rt);
+  SINEW_UNROLL
   for (int j = d - 1; j > 0; --j) {
     const double xj = x[j];
+    SINEW_UNROLL
     for (int k = 0; k < j; ++k) x[k] -= l[j + k * d] * xj;
   }
 }
@@ -102,12 +113,12 @@ struct Local {
   double* x;
   Local(double* x_, int d_) : p(D > 0 ? v : x_), x(x_) {
     static_cast<void>(d_);
-    if (D > 0)
-      for (int k = 0; k < D; ++k) v[k] = x_[k];
+    if (D > 0) SINEW_UNROLL
+    for (int k = 0; k < D; ++k) v[k] = x_[k];
   }
   void store() const {
-    if (D > 0)
-      for (int k = 0; k < D; ++k) x[k] = v[k];
+    if (D > 0) SINEW_UNROLL
+    for (int k = 0; k < D; ++k) x[k] = v[k];
   }
 };
 
@@ -121,8 +132,10 @@ struct Forward {
     unit_lower_solve<D>(s.pivot, d, x.p);
     x.store();
     const double* __restrict w = s.link;
+    SINEW_UNROLL
     for (int i = 0; i < dq; ++i) {
       double acc = 0.0;
+      SINEW_UNROLL
       for (int k = 0; k < d; ++k) acc += w[k + i * d] * x.p[k];
       s.x_parent[i] -= acc;
     }
@@ -137,9 +150,12 @@ struct Backward {
     const int d = size_or<D>(s.d), dq = size_or<DQ>(s.dq);
     Local<D> x(s.x, d);
     const double* __restrict w = s.link;
+    SINEW_UNROLL
     for (int k = 0; k < d; ++k) x.p[k] *= s.pivot[k + k * d];
+    SINEW_UNROLL
     for (int i = 0; i < dq; ++i) {
       const double xi = s.x_parent[i];
+      SINEW_UNROLL
       for (int k = 0; k < d; ++k) x.p[k] -= w[k + i * d] * xi;
     }
     unit_lower_transpose_solve<D>(s.pivot, d, x.p);
@@ -154,17 +170,22 @@ struct Link {
   static void run(const FactorStep& s) {
     const int d = size_or<D>(s.d), dq = size_or<DQ>(s.dq);
     double* __restrict w = s.link;
+    SINEW_UNROLL
     for (int col = 0; col < dq; ++col) unit_lower_solve<D>(s.pivot, d, w + col * d);
     double* __restrict dp = s.parent_pivot;
+    SINEW_UNROLL
     for (int b = 0; b < dq; ++b) {
+      SINEW_UNROLL
       for (int a = b; a < dq; ++a) {  // lower triangle: the only one ldlt() reads
         double acc = 0.0;
+        SINEW_UNROLL
         for (int k = 0; k < d; ++k) acc += w[k + a * d] * s.pivot[k + k * d] * w[k + b * d];
         dp[a + b * dq] -= acc;
       }
     }
-    for (int b = 0; b < dq; ++b)
-      for (int k = 0; k < d; ++k) w[k + b * d] *= s.pivot[k + k * d];
+    SINEW_UNROLL
+    for (int b = 0; b < dq; ++b) SINEW_UNROLL
+    for (int k = 0; k < d; ++k) w[k + b * d] *= s.pivot[k + k * d];
   }
 };
 

@@ -16,17 +16,32 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
   double scale = 0.0;
   for (double v : A.values) scale = std::max(scale, std::fabs(v));
   // Every (i, j) must find (j, i) with the same value: binary search in row j (sorted columns).
+  // Entries below the diagonal first; when each finds a stored mirror (a distinct upper entry)
+  // and both triangles hold as many entries, every upper entry was a mirror, so checked too.
+  Index lower = 0, upper = 0, unmatched = 0;
+  auto check_entry = [&](Index i, Index k) {
+    const Index j = A.col_idx[k];
+    const auto begin = A.col_idx.begin() + A.row_ptr[j], end = A.col_idx.begin() + A.row_ptr[j + 1];
+    const auto it = std::lower_bound(begin, end, i);
+    const bool stored = it != end && *it == i;
+    const double mirror = stored ? A.values[static_cast<std::size_t>(it - A.col_idx.begin())] : 0.0;
+    if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
+      throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " +
+                  std::to_string(j) + ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " +
+                  std::to_string(i) + ") = " + number_text(mirror));
+    return stored;
+  };
   for (Index i = 0; i < A.rows; ++i)
     for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
-      const Index j = A.col_idx[k];
-      const auto begin = A.col_idx.begin() + A.row_ptr[j], end = A.col_idx.begin() + A.row_ptr[j + 1];
-      const auto it = std::lower_bound(begin, end, i);
-      const double mirror = (it != end && *it == i) ? A.values[static_cast<std::size_t>(it - A.col_idx.begin())] : 0.0;
-      if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
-        throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " +
-                    std::to_string(j) + ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " +
-                    std::to_string(i) + ") = " + number_text(mirror));
+      if (A.col_idx[k] > i) ++upper;
+      if (A.col_idx[k] >= i) continue;
+      ++lower;
+      if (!check_entry(i, k)) ++unmatched;
     }
+  if (unmatched == 0 && lower == upper) return;
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      if (A.col_idx[k] > i) check_entry(i, k);
 }
 
 void LinearSolver::check_matrix(const CsrMatrix& A) const {

@@ -51,9 +51,13 @@ class GravityField final : public ForceField {
   void stiffness_values(const SystemState& s, bool projected, double* values) const override {
     for (Index b = 0; b < sys_.num_bodies(); ++b) {
       const SpatialInertia& I = sys_.body(b).inertia;
+      Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> block_map(values + 9 * b);
+      if (I.com[0] == 0.0 && I.com[1] == 0.0 && I.com[2] == 0.0) {  // no lever arm: no torque to turn
+        block_map.setZero();
+        continue;
+      }
       Eigen::MatrixXd K = -to_eigen(cross_matrix(I.mass * sys_.gravity()) * cross_matrix(s.bodies[b].R * I.com));
       if (projected) project_to_psd(K);
-      Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> block_map(values + 9 * b);
       block_map = K;
     }
   }

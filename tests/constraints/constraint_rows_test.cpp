@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Sparse>
+#include <random>
+
 #include "expect_error.hpp"
 
 namespace sinew::constraints::constraints_constraint_rows_test {
@@ -67,6 +70,34 @@ TEST(ConstraintRows, CompliantRowReproducesTheCompliantForceLaw) {
   const double r = -(v_free + g.w[0]) / (1.0 / m + g.compliance[0]);
   const double v = v_free + r / m;
   EXPECT_NEAR(r / h, -(phi + h * v + d * v) / c, 1e-12);
+}
+
+// H = J^T and f = A v_free as Eigen forms them (setFromTriplets, sparse times dense), bit for
+// bit: repeated (row, DOF) pairs summed in the order they were added, explicit zeros kept.
+TEST(ConstraintRows, StepProblemHoldsEigensSumsOfTheTriplets) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> dof(0, 8);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  ConstraintRows rows;
+  for (int b = 0; b < 6; ++b) {
+    const Index first = rows.add_block(b % 2 ? BlockKind::kContact : BlockKind::kBilateral, 0.3,
+                                       std::vector<double>(b % 2 ? 3 : 1, 0.01),
+                                       std::vector<double>(b % 2 ? 3 : 1, 0.0), "block " + std::to_string(b));
+    for (Index r = first; r < rows.rows(); ++r)
+      for (int e = 0; e < 7; ++e) rows.jacobian.emplace_back(r, dof(rng), e == 3 ? 0.0 : value(rng));  // repeats
+  }
+  CsrMatrix A = diagonal({2, 2, 2, 3, 3, 3, 1, 1, 1});
+  A.values[4] = 3.5;
+  Eigen::VectorXd v_free(9);
+  for (int i = 0; i < 9; ++i) v_free[i] = value(rng);
+  const GlobalProblem g = assemble_step_problem(rows, A, v_free, 0.01);
+  Eigen::SparseMatrix<double> J(rows.rows(), 9);
+  J.setFromTriplets(rows.jacobian.begin(), rows.jacobian.end());
+  const CsrMatrix expected = from_eigen(EigenCsr(J.transpose()));
+  EXPECT_EQ(g.H.row_ptr, expected.row_ptr);
+  EXPECT_EQ(g.H.col_idx, expected.col_idx);
+  EXPECT_EQ(g.H.values, expected.values);
+  EXPECT_TRUE(g.f == Eigen::VectorXd(to_eigen(A) * v_free));
 }
 
 TEST(ConstraintRows, BadRowsAreErrors) {

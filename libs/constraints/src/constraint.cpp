@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
@@ -92,6 +94,57 @@ void StepWeights::validate() const {
   });
 }
 
+namespace {
+
+// H = J^T (n x m, CSR) from J's triplets (rows already checked to lie in m x n): entries bucketed by
+// column in triplet order, sorted by row stably, repeated (row, column) pairs summed in triplet
+// order. The sums and the explicit zeros are Eigen's setFromTriplets', without its temporaries.
+CsrMatrix jacobian_transpose(const std::vector<Eigen::Triplet<double>>& jacobian, Index m, Index n) {
+  CsrMatrix H;
+  H.rows = n;
+  H.cols = m;
+  H.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const Eigen::Triplet<double>& t : jacobian) ++H.row_ptr[static_cast<std::size_t>(t.col()) + 1];
+  for (Index i = 0; i < n; ++i) H.row_ptr[i + 1] += H.row_ptr[i];
+  H.col_idx.resize(jacobian.size());
+  H.values.resize(jacobian.size());
+  {
+    std::vector<Index> next(H.row_ptr.begin(), H.row_ptr.end() - 1);
+    for (const Eigen::Triplet<double>& t : jacobian) {
+      const Index at = next[static_cast<std::size_t>(t.col())]++;
+      H.col_idx[at] = t.row();
+      H.values[at] = t.value();
+    }
+  }
+  // Per row of H: a stable insertion sort by column (a DOF meets a few constraint rows), then the
+  // repeated columns merged, compacting the storage in place.
+  Index out = 0;
+  for (Index i = 0; i < n; ++i) {
+    const Index begin = H.row_ptr[i], end = H.row_ptr[i + 1];
+    for (Index k = begin + 1; k < end; ++k)
+      for (Index j = k; j > begin && H.col_idx[j] < H.col_idx[j - 1]; --j) {
+        std::swap(H.col_idx[j], H.col_idx[j - 1]);
+        std::swap(H.values[j], H.values[j - 1]);
+      }
+    H.row_ptr[i] = out;
+    for (Index k = begin; k < end; ++k) {
+      if (k > begin && H.col_idx[k] == H.col_idx[out - 1]) {
+        H.values[out - 1] += H.values[k];
+        continue;
+      }
+      H.col_idx[out] = H.col_idx[k];
+      H.values[out] = H.values[k];
+      ++out;
+    }
+  }
+  H.row_ptr[n] = out;
+  H.col_idx.resize(out);
+  H.values.resize(out);
+  return H;
+}
+
+}  // namespace
+
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options, const StepWeights& weights,
                                     const Eigen::VectorXd& v0) {
@@ -152,10 +205,13 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
   const Index m = rows.rows();
   GlobalProblem g;
   g.M = A;
-  g.f = to_eigen(A) * v_free;
-  Eigen::SparseMatrix<double> Ht(m, A.rows);  // J, rows x velocities
-  Ht.setFromTriplets(rows.jacobian.begin(), rows.jacobian.end());
-  g.H = from_eigen(EigenCsr(Ht.transpose()));
+  g.f.resize(A.rows);  // A v_free, row by row
+  for (Index i = 0; i < A.rows; ++i) {
+    double s = 0.0;
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * v_free[A.col_idx[k]];
+    g.f[i] = s;
+  }
+  g.H = jacobian_transpose(rows.jacobian, m, A.rows);
   g.w.resize(m);
   g.compliance.resize(m);
   // A unilateral row that is still open (phi > 0) keeps its whole gap: the step may close it

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "sinew/constraints/compliance.hpp"
 #include "sinew/constraints/kkt_solver.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/linalg/block_diagonal_solver.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
@@ -38,6 +40,38 @@ TEST(ToDelassus, MatchesDenseReduction) {
   const Eigen::VectorXd v = global_velocity(g, cholmod, r);
   EXPECT_LT((M * v - H * r - g.f).norm(), 1e-11);
   EXPECT_LT((H.transpose() * v + g.w - (W * r + q)).norm(), 1e-11);
+}
+
+// Uncoupled bodies (a block-diagonal M): the body-by-body W of a BlockDiagonalSolver equals the
+// panels' W of a general solver and the dense H^T M^-1 H, is exactly symmetric, and leaves a body
+// that no row touches out; with compliance on the diagonal.
+TEST(ToDelassus, BodyByBodyEqualsThePanelsForUncoupledBodies) {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  GlobalProblem g = random_global(9, testing::mixed_blocks(9, 4), 21);
+  // Seven 3 x 3 blocks (the fifth untouched by any row), each row of H on two blocks.
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(21, 21), H = Eigen::MatrixXd::Zero(21, g.rows());
+  for (Index b = 0; b < 7; ++b) {
+    Eigen::Matrix3d B;
+    for (int i = 0; i < 9; ++i) B(i / 3, i % 3) = uni(gen);
+    M.block<3, 3>(3 * b, 3 * b) = B * B.transpose() + Eigen::Matrix3d::Identity();
+  }
+  for (Index j = 0; j < g.rows(); ++j)
+    for (Index b : {j % 4, 5 + j % 2})
+      for (int i = 0; i < 3; ++i) H(3 * b + i, j) = uni(gen);
+  g.M = from_eigen(EigenCsr(M.sparseView()));  // the zeros left out: M's pattern is block diagonal
+  g.H = from_eigen(EigenCsr(H.sparseView()));
+  g.compliance = Eigen::VectorXd::Constant(g.rows(), 1e-3);
+  BlockDiagonalSolver blocks;
+  EigenLdltSolver ldlt;
+  const DelassusProblem by_body = to_delassus(g, blocks), panels = to_delassus(g, ldlt);
+  const Eigen::MatrixXd W = H.transpose() * M.ldlt().solve(H) + 1e-3 * Eigen::MatrixXd::Identity(g.rows(), g.rows());
+  EXPECT_LT((dense(by_body.W) - W).norm(), 1e-13 * W.norm());
+  EXPECT_LT((dense(by_body.W) - dense(panels.W)).norm(), 1e-13 * W.norm());
+  EXPECT_TRUE(dense(by_body.W) == dense(by_body.W).transpose());
+  EXPECT_LT((by_body.q - panels.q).norm(), 1e-13 * panels.q.norm());
+  // The untouched body costs nothing and adds nothing: the pattern is the panels'.
+  EXPECT_EQ(by_body.W.nnz(), panels.W.nnz());
 }
 
 TEST(ConstraintProblem, BadInputIsAClearError) {

@@ -58,6 +58,21 @@ TEST(BlockDiagonalSolver, MatchesADenseSolveForMixedBlockSizes) {
   EXPECT_LE((s.solve(B) - want / 3.0).norm(), 1e-12 * want.norm());
 }
 
+// One block at a time (block_starts(), solve_block()) gives the bits of the whole solve.
+TEST(BlockDiagonalSolver, SolvesOneBlockAloneAsTheWholeSolveDoes) {
+  const CsrMatrix A = block_spd({6, 3, 1, 6}, 4);
+  BlockDiagonalSolver s;
+  EXPECT_SINEW_ERROR(s.solve_block(0, nullptr), "not factored");
+  s.compute(A);
+  EXPECT_EQ(s.block_starts(), (std::vector<Index>{0, 6, 9, 10, 16}));
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(16, -1.0, 2.0);
+  const Eigen::VectorXd whole = s.solve(b);
+  Eigen::VectorXd by_block = b;
+  for (std::size_t k = 0; k < 4; ++k) s.solve_block(k, by_block.data() + s.block_starts()[k]);
+  EXPECT_TRUE(by_block == whole);
+  EXPECT_SINEW_ERROR(s.solve_block(4, by_block.data()), "block 4 of 4");
+}
+
 TEST(BlockDiagonalSolver, FindsTheSmallestBlocksAndRefusesCoupling) {
   // A diagonal matrix: blocks of one row; zeros inside a block's square do not split it.
   const CsrMatrix diag = block_spd({1, 1, 1, 1}, 2);

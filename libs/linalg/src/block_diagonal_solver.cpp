@@ -73,26 +73,33 @@ void BlockDiagonalSolver::do_factorize(const CsrMatrix& A) {
   }
 }
 
+void BlockDiagonalSolver::solve_block(std::size_t k, double* x) const {
+  require(factored() && k + 1 < starts_.size(), [&] {
+    return "BlockDiagonalSolver::solve_block: block " + std::to_string(k) + " of " +
+           std::to_string(starts_.empty() ? 0 : starts_.size() - 1) + (factored() ? "" : " (not factored)");
+  });
+  solve_in_block(k, x);
+}
+
+void BlockDiagonalSolver::solve_in_block(std::size_t b, double* y) const {
+  const Index k = starts_[b + 1] - starts_[b];
+  const double* L = factor_.data() + offsets_[b];
+  for (Index i = 0; i < k; ++i) {  // L y = b
+    double v = y[i];
+    for (Index p = 0; p < i; ++p) v -= L[i * k + p] * y[p];
+    y[i] = v / L[i * k + i];
+  }
+  for (Index i = k - 1; i >= 0; --i) {  // L^T x = y
+    double v = y[i];
+    for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
+    y[i] = v / L[i * k + i];
+  }
+}
+
 void BlockDiagonalSolver::do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const {
   X = B;
-  for (Eigen::Index c = 0; c < X.cols(); ++c) {
-    double* x = X.col(c).data();
-    for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
-      const Index s = starts_[b], k = starts_[b + 1] - s;
-      const double* L = factor_.data() + offsets_[b];
-      double* y = x + s;
-      for (Index i = 0; i < k; ++i) {  // L y = b
-        double v = y[i];
-        for (Index p = 0; p < i; ++p) v -= L[i * k + p] * y[p];
-        y[i] = v / L[i * k + i];
-      }
-      for (Index i = k - 1; i >= 0; --i) {  // L^T x = y
-        double v = y[i];
-        for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
-        y[i] = v / L[i * k + i];
-      }
-    }
-  }
+  for (Eigen::Index c = 0; c < X.cols(); ++c)
+    for (std::size_t b = 0; b + 1 < starts_.size(); ++b) solve_in_block(b, X.col(c).data() + starts_[b]);
 }
 
 }  // namespace sinew

@@ -119,7 +119,9 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 /// left holding that factorization for global_velocity(). W is sparse: M^-1 H is formed in
 /// column panels and only its non-zero entries kept (M's factor couples no two connected
 /// components of M, so bodies that share no contact give exact zeros), then W = H^T (M^-1 H)
-/// and its mirror averaged (W is symmetric in exact arithmetic). The sparse-inverse SpGEMM path
+/// and its mirror averaged (W is symmetric in exact arithmetic). With a BlockDiagonalSolver
+/// (uncoupled bodies) W is summed body by body instead, H_k^T A_k^-1 H_k over the columns each
+/// body's rows touch: O(sum of their squares) rather than O(n m). The sparse-inverse SpGEMM path
 /// W = J S^T S J^T (realtime paper eq. (27)) belongs to the integrator that owns S.
 /// @throws sinew::Error on invalid input or an M that is not positive definite.
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver);

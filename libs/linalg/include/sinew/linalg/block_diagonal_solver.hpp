@@ -29,6 +29,12 @@ class BlockDiagonalSolver final : public LinearSolver {
   std::string name() const override { return "block-diagonal-cholesky"; }
   /// The largest block compute() accepts.
   Index max_block() const { return max_block_; }
+  /// The row ranges of the factored matrix's diagonal blocks: block k is rows block_starts()[k]
+  /// .. block_starts()[k + 1] - 1 (for callers that work block by block, e.g. a Delassus operator).
+  const std::vector<Index>& block_starts() const { return starts_; }
+  /// @p x <- A_k^-1 @p x for diagonal block @p k alone: @p x holds that block's rows (its size
+  /// entries). @throws sinew::Error before a successful compute() or when k is out of range.
+  void solve_block(std::size_t k, double* x) const;
 
  protected:
   void do_analyze(const CsrMatrix& A) override;
@@ -36,6 +42,9 @@ class BlockDiagonalSolver final : public LinearSolver {
   void do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const override;
 
  private:
+  /// y <- A_b^-1 y on block b's rows (no checks).
+  void solve_in_block(std::size_t b, double* y) const;
+
   Index max_block_;
   std::vector<Index> starts_;   // block k: rows starts_[k] .. starts_[k + 1] - 1
   std::vector<Index> offsets_;  // block k's dense factor: factor_[offsets_[k] ..], k x k row-major

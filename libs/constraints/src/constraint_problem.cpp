@@ -193,16 +193,25 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
   problem.validate();
   mass_solver.compute(problem.M);
   const Index m = problem.rows();
-  const ColSparse H = to_eigen(problem.H);
-  // W body by body for uncoupled bodies (add_block_delassus), else in panels of columns:
-  // X = M^-1 H(:, panel) densely, then W(:, panel) = H^T X, of which only
-  // the non-zeros are kept. Each kept entry goes in twice, halved, as (i, j) and (j, i), so
-  // that the sum of duplicates is exactly symmetric (H^T M^-1 H is symmetric in exact arithmetic).
-  constexpr Index kPanel = 64;
+  DelassusProblem local;
   std::vector<Eigen::Triplet<double, Index>> entries;
-  if (const auto* blocks = dynamic_cast<const BlockDiagonalSolver*>(&mass_solver))
+  if (const auto* blocks = dynamic_cast<const BlockDiagonalSolver*>(&mass_solver)) {
+    // W body by body (add_block_delassus); q = w + H^T M^-1 f on H's rows, summed over the DOFs
+    // in increasing order for each row of W, as Eigen's H^T x below.
     add_block_delassus(problem.H, *blocks, entries);
-  else
+    const Eigen::VectorXd y = mass_solver.solve(problem.f);
+    Eigen::VectorXd Hty = Eigen::VectorXd::Zero(m);
+    for (Index i = 0; i < problem.H.rows; ++i)
+      for (Index k = problem.H.row_ptr[i]; k < problem.H.row_ptr[i + 1]; ++k)
+        Hty[problem.H.col_idx[k]] += problem.H.values[k] * y[i];
+    local.q = problem.w + Hty;
+  } else {
+    // W in panels of columns: X = M^-1 H(:, panel) densely, then W(:, panel) = H^T X, of which
+    // only the non-zeros are kept. Each kept entry goes in twice, halved, as (i, j) and (j, i),
+    // so that the sum of duplicates is exactly symmetric (H^T M^-1 H is symmetric in exact
+    // arithmetic).
+    const ColSparse H = to_eigen(problem.H);
+    constexpr Index kPanel = 64;
     for (Index c0 = 0; c0 < m; c0 += kPanel) {
       const Index width = std::min(kPanel, m - c0);
       const Eigen::MatrixXd X = mass_solver.solve(Eigen::MatrixXd(H.middleCols(c0, width)));
@@ -214,13 +223,13 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
             entries.emplace_back(c0 + j, i, 0.5 * block(i, j));
           }
     }
+    local.q = problem.w + H.transpose() * mass_solver.solve(problem.f);
+  }
   if (problem.compliance.size())
     for (Index i = 0; i < m; ++i) entries.emplace_back(i, i, problem.compliance[i]);
   EigenCsr W(m, m);
   W.setFromTriplets(entries.begin(), entries.end());
-  DelassusProblem local;
   local.W = from_eigen(W);
-  local.q = problem.w + H.transpose() * mass_solver.solve(problem.f);
   local.blocks = problem.blocks;
   return local;
 }

@@ -238,6 +238,13 @@ void BaraffStep::refill(const constraints::GlobalProblem& problem) {
 
 std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
   problem_ = &problem;
+  const bool any_bilateral = std::any_of(problem.blocks.begin(), problem.blocks.end(),
+                                         [](const auto& b) { return b.kind == constraints::BlockKind::kBilateral; });
+  if (!any_bilateral) {  // contacts only (a stack): nothing to analyse
+    kept_ = false;
+    analyzed_ = false;
+    return "no hard bilateral row between the components of A";
+  }
   kept_ = same_structure(problem);
   if (!kept_) unusable_ = analyze(problem);
   if (!unusable_.empty()) return unusable_;

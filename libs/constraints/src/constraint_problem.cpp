@@ -242,7 +242,13 @@ Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver
     return "global_velocity: r must have " + std::to_string(problem.rows()) + " entries, got " +
            std::to_string(r.size());
   });
-  const Eigen::VectorXd rhs = to_eigen(problem.H) * r + problem.f;
+  const CsrMatrix& H = problem.H;
+  Eigen::VectorXd rhs(H.rows);  // H r + f, row by row (the sums of Eigen's sparse product)
+  for (Index i = 0; i < H.rows; ++i) {
+    double s = 0.0;
+    for (Index k = H.row_ptr[i]; k < H.row_ptr[i + 1]; ++k) s += H.values[k] * r[H.col_idx[k]];
+    rhs[i] = s + problem.f[i];
+  }
   return mass_solver.solve(rhs);
 }
 

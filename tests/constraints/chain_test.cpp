@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chain_stepper.hpp"
+#include "quick_tests.hpp"
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/core/spatial_inertia.hpp"
 
@@ -113,7 +114,7 @@ TEST(PendulumChain, KktAndBaraffGiveTheSameTrajectoryHingesIn3D) {
 // Energy of the hard chain (Baraff, equal to KKT above) and of compliant chains (sparse Schur
 // complement with the compliance on its diagonal) over a few seconds.
 TEST(PendulumChain, EnergyDriftOfHardAndCompliantChains) {
-  const double h = 1e-3, T = 1.0;
+  const double h = 1e-3, T = test::quick_tests() ? 0.25 : 1.0;  // SINEW_QUICK_TESTS: a quarter
   const int steps = static_cast<int>(std::lround(T / h));
   const double scale = 50 * kLinkMass * kGravity * 50 * kLinkLength / 2;  // potential drop of the chain hanging
   struct Run {

@@ -26,6 +26,7 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -41,6 +42,32 @@
 #include "sinew/integrators/contact_step.hpp"
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/scene/contact_scenes.hpp"
+
+// Heap allocations, counted by interposing the C allocator (operator new, Eigen's aligned
+// allocations and the standard containers all end in malloc), for the sinew scenes' counter
+// allocs_per_step: the steps after the first should allocate nothing (issue 22 point 7).
+// MuJoCo allocates its arena once in mj_makeData and nothing per step.
+std::atomic<long> g_allocations{0};
+
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void __libc_free(void* p);
+void* malloc(std::size_t size) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+void* realloc(void* p, std::size_t size) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, size);
+}
+void free(void* p) noexcept { __libc_free(p); }
+}
 
 namespace {
 
@@ -74,13 +101,17 @@ std::unique_ptr<constraints::ConstraintSolver> make_solver() {
 bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
                const std::vector<const constraints::Constraint*>& constraints, integrators::State& s, int steps) {
   integrators::ContactStep stepper(make_solver());
+  long after_first = 0;  // heap allocations of the steps after the first
   for (int k = 0; k < steps; ++k) {
+    const long before = g_allocations.load(std::memory_order_relaxed);
     const integrators::ContactStepReport r = stepper.step(system, constraints, s, kStep);
+    if (k > 0) after_first += g_allocations.load(std::memory_order_relaxed) - before;
     if (!r.ok()) {
       state.SkipWithError(("sinew step failed: " + r.message).c_str());
       return false;
     }
   }
+  state.counters["allocs_per_step"] = static_cast<double>(after_first) / std::max(1, steps - 1);
   return true;
 }
 

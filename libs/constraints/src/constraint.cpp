@@ -10,23 +10,40 @@
 
 namespace sinew::constraints {
 
-Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<double>& block_phi,
-                                const std::vector<double>& block_target, const std::string& label) {
-  const int size = block_size(kind);
+namespace {
+
+// ConstraintRows::add_block on [phi, phi + n_phi) and [target, target + n_target).
+Index append_block(ConstraintRows& rows, BlockKind kind, double mu, const double* phi, std::size_t n_phi,
+                   const double* target, std::size_t n_target, std::string label) {
+  const std::size_t size = static_cast<std::size_t>(block_size(kind));
   // Checks build their messages only on failure: rows are assembled every step.
-  if (static_cast<int>(block_phi.size()) != size || static_cast<int>(block_target.size()) != size)
+  if (n_phi != size || n_target != size)
     throw Error("ConstraintRows::add_block (" + label + "): a " + to_string(kind) + " block has " +
-                std::to_string(size) + " rows, got " + std::to_string(block_phi.size()) + " phi and " +
-                std::to_string(block_target.size()) + " targets");
-  const Index first = rows();
-  blocks.push_back(ConstraintBlock{kind, mu});
-  labels.push_back(label);
-  phi.insert(phi.end(), block_phi.begin(), block_phi.end());
-  target.insert(target.end(), block_target.begin(), block_target.end());
-  compliance.insert(compliance.end(), static_cast<std::size_t>(size), 0.0);
-  damping.insert(damping.end(), static_cast<std::size_t>(size), 0.0);
-  velocity_level.insert(velocity_level.end(), static_cast<std::size_t>(size), 0);
+                std::to_string(size) + " rows, got " + std::to_string(n_phi) + " phi and " + std::to_string(n_target) +
+                " targets");
+  const Index first = rows.rows();
+  rows.blocks.push_back(ConstraintBlock{kind, mu});
+  rows.labels.push_back(std::move(label));
+  rows.phi.insert(rows.phi.end(), phi, phi + size);
+  rows.target.insert(rows.target.end(), target, target + size);
+  rows.compliance.insert(rows.compliance.end(), size, 0.0);
+  rows.damping.insert(rows.damping.end(), size, 0.0);
+  rows.velocity_level.insert(rows.velocity_level.end(), size, 0);
   return first;
+}
+
+}  // namespace
+
+Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<double>& block_phi,
+                                const std::vector<double>& block_target, std::string label) {
+  return append_block(*this, kind, mu, block_phi.data(), block_phi.size(), block_target.data(), block_target.size(),
+                      std::move(label));
+}
+
+Index ConstraintRows::add_block(BlockKind kind, double mu, std::initializer_list<double> block_phi,
+                                std::initializer_list<double> block_target, std::string label) {
+  return append_block(*this, kind, mu, block_phi.begin(), block_phi.size(), block_target.begin(), block_target.size(),
+                      std::move(label));
 }
 
 void ConstraintRows::set_velocity_level(Index first, Index count) {

@@ -33,6 +33,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,11 @@ struct ConstraintRows {
   /// returns the index of its first row. Jacobian entries are added separately.
   /// @p phi and @p target have block_size(kind) entries; throws sinew::Error otherwise.
   Index add_block(BlockKind kind, double mu, const std::vector<double>& phi, const std::vector<double>& target,
-                  const std::string& label);
+                  std::string label);
+  /// As above with the values in braces, e.g. add_block(kind, 0, {phi}, {0.0}, label): no
+  /// temporary vectors (joints add their rows every step).
+  Index add_block(BlockKind kind, double mu, std::initializer_list<double> phi, std::initializer_list<double> target,
+                  std::string label);
   /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
   /// Throws sinew::Error when the range leaves [0, rows()) or c, d are negative or not finite.
   void set_compliance(Index first, Index count, double c, double d);

@@ -173,13 +173,14 @@ void MechanicalSystem::fix_body(Index b) {
   fixed_dofs_.erase(std::unique(fixed_dofs_.begin(), fixed_dofs_.end()), fixed_dofs_.end());
 }
 
+// The accessors are called per body and step: the message's string is made only when out of range.
 const Particle& MechanicalSystem::particle(Index i) const {
-  check_particle(i, "MechanicalSystem::particle");
+  if (i < 0 || i >= num_particles()) check_particle(i, "MechanicalSystem::particle");
   return particles_[i];
 }
 
 const RigidBody& MechanicalSystem::body(Index b) const {
-  check_body(b, "MechanicalSystem::body");
+  if (b < 0 || b >= num_bodies()) check_body(b, "MechanicalSystem::body");
   return bodies_[b];
 }
 

@@ -327,9 +327,9 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     // Baraff's O(n) factor of the joint forest, the rest auxiliary (baraff_step.hpp).
     if (!baraff_) baraff_ = std::make_unique<detail::BaraffStep>();
     const std::string why = solver_ ? baraff_->build(problem_) : "SAP works on the global form";
-    report.baraff_split_kept = baraff_->kept();
     if (why.empty()) {
       report.baraff = true;
+      report.baraff_split_kept = baraff_->kept();
       report.contact = baraff_->solve(*solver_, r_, v_);
       report.natural_map_error = report.contact.error;
       return finish_step(system, std::move(report), state, h);

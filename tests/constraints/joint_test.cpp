@@ -202,6 +202,27 @@ TEST(JointNullSpace, EachJointAllowsExactlyItsRelativeMotion) {
 
 // ----- compliance ---------------------------------------------------------------------------
 
+// Each block is labelled with its joint's name and role, and labelling shares the joint's name:
+// the rows of two steps point at one string (no text copied per step).
+TEST(JointLabels, RowsNameTheirJointAndRoleWithoutCopyingTheName) {
+  std::mt19937 rng(5);
+  auto sys = random_system(rng, false);
+  const HingeJoint hinge("elbow", world_side(Vec3{{0.1, 0.2, 0.3}}, kY), body_side(0, Vec3{{0.2, 0, 0}}, kY),
+                         wide_limit(-3, 3));
+  hinge.check(*sys);
+  const Eigen::VectorXd q = sys->initial_positions(), u = sys->initial_velocities();
+  const ConstraintRows first = rows_at(hinge, *sys, q, u), second = rows_at(hinge, *sys, q, u);
+  std::vector<std::string> texts;
+  for (const RowLabel& label : first.labels) texts.push_back(label.text());
+  EXPECT_EQ(texts, (std::vector<std::string>{"hinge 'elbow' x", "hinge 'elbow' y", "hinge 'elbow' z",
+                                             "hinge 'elbow' axis x", "hinge 'elbow' axis y",
+                                             "hinge 'elbow' angle lower limit", "hinge 'elbow' angle upper limit"}));
+  ASSERT_EQ(second.labels.size(), first.labels.size());
+  for (std::size_t b = 0; b < first.labels.size(); ++b) EXPECT_EQ(first.labels[b].name, second.labels[b].name);
+  EXPECT_EQ(RowLabel("free text").text(), "free text");
+  EXPECT_EQ(RowLabel().text(), "");
+}
+
 TEST(JointCompliance, CompliantRowsReproduceTheCompliantForceLaw) {
   // One step of a violated, moving compliant hinge: r / h = lambda = -(phi_{n+1} + d phidot)/c
   // per row with phi_{n+1} = phi + h J v and phidot = J v (compliant-constraints seed).

@@ -10,15 +10,27 @@
 
 namespace sinew::constraints {
 
+RowLabel::RowLabel(std::string text) : name(std::make_shared<const std::string>(std::move(text))) {}
+
+RowLabel::RowLabel(const char* text) : RowLabel(std::string(text)) {}
+
+RowLabel RowLabel::with_role(const char* role_text) const {
+  RowLabel label = *this;
+  label.role = role_text;
+  return label;
+}
+
+std::string RowLabel::text() const { return (name ? *name : std::string()) + role; }
+
 namespace {
 
 // ConstraintRows::add_block on [phi, phi + n_phi) and [target, target + n_target).
 Index append_block(ConstraintRows& rows, BlockKind kind, double mu, const double* phi, std::size_t n_phi,
-                   const double* target, std::size_t n_target, std::string label) {
+                   const double* target, std::size_t n_target, RowLabel label) {
   const std::size_t size = static_cast<std::size_t>(block_size(kind));
   // Checks build their messages only on failure: rows are assembled every step.
   if (n_phi != size || n_target != size)
-    throw Error("ConstraintRows::add_block (" + label + "): a " + to_string(kind) + " block has " +
+    throw Error("ConstraintRows::add_block (" + label.text() + "): a " + to_string(kind) + " block has " +
                 std::to_string(size) + " rows, got " + std::to_string(n_phi) + " phi and " + std::to_string(n_target) +
                 " targets");
   const Index first = rows.rows();
@@ -35,13 +47,13 @@ Index append_block(ConstraintRows& rows, BlockKind kind, double mu, const double
 }  // namespace
 
 Index ConstraintRows::add_block(BlockKind kind, double mu, const std::vector<double>& block_phi,
-                                const std::vector<double>& block_target, std::string label) {
+                                const std::vector<double>& block_target, RowLabel label) {
   return append_block(*this, kind, mu, block_phi.data(), block_phi.size(), block_target.data(), block_target.size(),
                       std::move(label));
 }
 
 Index ConstraintRows::add_block(BlockKind kind, double mu, std::initializer_list<double> block_phi,
-                                std::initializer_list<double> block_target, std::string label) {
+                                std::initializer_list<double> block_target, RowLabel label) {
   return append_block(*this, kind, mu, block_phi.begin(), block_phi.size(), block_target.begin(), block_target.size(),
                       std::move(label));
 }

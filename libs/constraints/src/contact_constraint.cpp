@@ -41,7 +41,7 @@ model::MappedPoint single(const model::PointRef& p) { return {{p, 1.0}}; }
 
 // Appends the block of one contact: rows c^T (J_A - J_B) for c = n, t1, t2 (Appendix A.1,
 // eq. (30)-(31)), phi = (gap, 0, 0); J_X = sum_k w_k J_k over the side's terms (empty: static).
-void add_contact(const model::SystemState& s, const ContactOptions& params, double mu, const std::string& label,
+void add_contact(const model::SystemState& s, const ContactOptions& params, double mu, const RowLabel& label,
                  const model::MappedPoint& a, const model::MappedPoint& b, const Vec3& normal, double gap,
                  ConstraintRows& out) {
   const ContactFrame frame = contact_frame(normal);
@@ -126,7 +126,7 @@ void ContactOptions::validate() const {
 }
 
 ContactConstraint::ContactConstraint(const ContactOptions& params, std::string name)
-    : params_(params), name_(std::move(name)), surface_work_(std::make_unique<SurfaceWork>()) {
+    : params_(params), name_(std::move(name)), row_label_(name_), surface_work_(std::make_unique<SurfaceWork>()) {
   params_.validate();
 }
 
@@ -267,13 +267,13 @@ void ContactConstraint::add_point_contacts(const model::SystemState& s, const mo
     const Obstacle& ob = obstacles_[o];
     const SignedDistance sd = point_shape(x, ob.shape, ob.pose);
     if (!(sd.distance <= params_.margin)) continue;
-    add_contact(s, params_, friction(material, obstacle_materials_[o]), name_, a, {}, sd.normal, sd.distance, out);
+    add_contact(s, params_, friction(material, obstacle_materials_[o]), row_label_, a, {}, sd.normal, sd.distance, out);
   }
   for (const BodyCollider& c : colliders_) {
     const SignedDistance sd = point_shape(x, c.shape, body_pose(s, c.body));
     if (!(sd.distance <= params_.margin)) continue;
     const model::MappedPoint b = single(material_point(s, model::body_point(c.body, Vec3{{0, 0, 0}}), sd.closest));
-    add_contact(s, params_, friction(material, c.material), name_, a, b, sd.normal, sd.distance, out);
+    add_contact(s, params_, friction(material, c.material), row_label_, a, b, sd.normal, sd.distance, out);
   }
 }
 
@@ -289,7 +289,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       const int n =
           shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
       for (int k = 0; k < n; ++k)
-        add_contact(s, params_, friction(c.material, obstacle_materials_[o]), name_,
+        add_contact(s, params_, friction(c.material, obstacle_materials_[o]), row_label_,
                     single(material_point(s, a, pair[k].point_a)), {}, pair[k].normal, pair[k].gap, out);
     }
   }
@@ -303,7 +303,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       const int n = shape_pair_function(ci.shape.type, cj.shape.type)(ci.shape, pa, cj.shape, body_pose(s, cj.body),
                                                                       params_.margin, pair);
       for (int k = 0; k < n; ++k)
-        add_contact(s, params_, friction(ci.material, cj.material), name_,
+        add_contact(s, params_, friction(ci.material, cj.material), row_label_,
                     single(material_point(s, a, pair[k].point_a)), single(material_point(s, b, pair[k].point_b)),
                     pair[k].normal, pair[k].gap, out);
     }
@@ -352,7 +352,7 @@ void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, 
         const model::MappedPoint a = combine({{&p[static_cast<std::size_t>(tri[0])], c.bary[0]},
                                               {&p[static_cast<std::size_t>(tri[1])], c.bary[1]},
                                               {&p[static_cast<std::size_t>(tri[2])], c.bary[2]}});
-        add_contact(s, params_, friction(surface.material, material), name_, a,
+        add_contact(s, params_, friction(surface.material, material), row_label_, a,
                     b.empty() ? b : single(material_point(s, b.front().point, c.shape_point)), c.normal, c.gap, out);
       }
     };
@@ -384,8 +384,8 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
     const std::array<Index, 3>& tri = w.mesh.triangles[static_cast<std::size_t>(c.triangle)];
     const model::MappedPoint b =
         combine({{point(tri[0]), c.bary[0]}, {point(tri[1]), c.bary[1]}, {point(tri[2]), c.bary[2]}});
-    add_contact(s, params_, friction(material(c.vertex), material(tri[0])), name_, combine({{point(c.vertex), 1.0}}), b,
-                c.normal, c.distance, out);
+    add_contact(s, params_, friction(material(c.vertex), material(tri[0])), row_label_,
+                combine({{point(c.vertex), 1.0}}), b, c.normal, c.distance, out);
   }
   // Sharp edges crossing: A edge a's closest point, B edge b's, the normal out of b's surface.
   w.edge_edge.detect(w.mesh, w.x, nullptr, params_.margin, params_.sharp_edge_angle, w.found_edges,
@@ -394,7 +394,7 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
   for (const EdgeEdgeContact& c : w.found_edges) {
     const std::array<Index, 2>& a = edges[static_cast<std::size_t>(c.edge_a)];
     const std::array<Index, 2>& b = edges[static_cast<std::size_t>(c.edge_b)];
-    add_contact(s, params_, friction(material(a[0]), material(b[0])), name_,
+    add_contact(s, params_, friction(material(a[0]), material(b[0])), row_label_,
                 combine({{point(a[0]), 1.0 - c.s}, {point(a[1]), c.s}}),
                 combine({{point(b[0]), 1.0 - c.t}, {point(b[1]), c.t}}), c.normal, c.distance, out);
   }

@@ -43,9 +43,9 @@ JointSide particle_side(Index i, const Vec3& axis, const Vec3& reference) {
 }
 
 Joint::Joint(std::string kind, std::string label, JointSide a, JointSide b, JointCompliance compliance)
-    : name_(kind + " '" + label + "'"), a_(a), b_(b), compliance_(compliance) {}
+    : label_(kind + " '" + label + "'"), a_(a), b_(b), compliance_(compliance) {}
 
-std::string Joint::name() const { return name_; }
+std::string Joint::name() const { return *label_.name; }
 
 void Joint::check(const model::MechanicalSystem& system) const {
   // Called on every step: the messages are built only when a check fails.
@@ -148,7 +148,7 @@ void add_side_terms(ConstraintRows& out, Index row, const JointFrame& f, const V
 }
 
 Index add_translation_row(ConstraintRows& out, BlockKind kind, const JointFrame& A, const Vec3& pa, const JointFrame& B,
-                          const Vec3& pb, const Vec3& n, bool n_in_a, double offset, const std::string& label) {
+                          const Vec3& pb, const Vec3& n, bool n_in_a, double offset, const RowLabel& label) {
   const Vec3 d = pb - pa;
   const Index row = out.add_block(kind, 0.0, {dot(n, d) - offset}, {0.0}, label);
   const Vec3 zero{{0, 0, 0}};
@@ -159,7 +159,7 @@ Index add_translation_row(ConstraintRows& out, BlockKind kind, const JointFrame&
 }
 
 Index add_rotation_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const int* axes, int count,
-                        const std::string& label) {
+                        const RowLabel& label) {
   const Quaternion qr = conjugate(A.q) * B.q;
   // q and -q are one rotation: take the representative with s >= 0 so that phi is the small
   // rotation (|theta| <= pi), continuous wherever |theta| < pi.

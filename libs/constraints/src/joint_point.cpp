@@ -26,11 +26,13 @@ DistanceJoint::DistanceJoint(std::string label, JointSide a, JointSide b, Distan
     : Joint(options.rope ? "rope" : "distance joint", std::move(label), a, b, options.compliance), options_(options) {}
 
 void DistanceJoint::check_parameters(const model::MechanicalSystem&) const {
-  require(std::isfinite(options_.length) && options_.length > 0, name() + ": length must be finite and > 0, got " +
-                                                                     number_text(options_.length) +
-                                                                     " (use a ball joint for coincident points)");
+  // Checked every step: the messages are built only on failure.
+  require(std::isfinite(options_.length) && options_.length > 0, [&] {
+    return name() + ": length must be finite and > 0, got " + number_text(options_.length) +
+           " (use a ball joint for coincident points)";
+  });
   require(std::isfinite(options_.margin) && options_.margin >= 0,
-          name() + ": margin must be finite and >= 0, got " + number_text(options_.margin));
+          [&] { return name() + ": margin must be finite and >= 0, got " + number_text(options_.margin); });
 }
 
 double DistanceJoint::distance(const model::SystemState& s) const { return norm(frame_b(s).p - frame_a(s).p); }
@@ -42,8 +44,8 @@ void DistanceJoint::add_rows(const model::MechanicalSystem&, const model::System
   const Vec3 n = unit_direction(A.p, B.p, name());
   // |d| - L = n . d - L, and n's own turn is orthogonal to d, so J = n^T (J_B - J_A) exactly.
   const Index row = options_.rope
-                        ? add_translation_row(out, BlockKind::kUnilateral, A, A.p, B, B.p, -n, false, -L, name())
-                        : add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, n, false, L, name());
+                        ? add_translation_row(out, BlockKind::kUnilateral, A, A.p, B, B.p, -n, false, -L, row_label())
+                        : add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, n, false, L, row_label());
   apply_compliance(out, row, 1);
 }
 
@@ -54,7 +56,7 @@ PointOnSurfaceJoint::PointOnSurfaceJoint(std::string label, JointSide surface, J
 
 void PointOnSurfaceJoint::check_parameters(const model::MechanicalSystem&) const {
   require(options_.shape == SurfaceOptions::Shape::kPlane || (std::isfinite(options_.radius) && options_.radius > 0),
-          name() + ": sphere radius must be finite and > 0, got " + number_text(options_.radius));
+          [&] { return name() + ": sphere radius must be finite and > 0, got " + number_text(options_.radius); });
 }
 
 void PointOnSurfaceJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s,
@@ -62,10 +64,10 @@ void PointOnSurfaceJoint::add_rows(const model::MechanicalSystem&, const model::
   const JointFrame A = frame_a(s), B = frame_b(s);
   Index row;
   if (options_.shape == SurfaceOptions::Shape::kPlane) {
-    row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 2), true, 0.0, name());
+    row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 2), true, 0.0, row_label());
   } else {
     const Vec3 n = unit_direction(A.p, B.p, name());
-    row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, n, false, options_.radius, name());
+    row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, n, false, options_.radius, row_label());
   }
   apply_compliance(out, row, 1);
 }

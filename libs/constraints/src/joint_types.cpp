@@ -15,25 +15,27 @@ namespace {
 const Vec3 kZero{{0, 0, 0}};
 
 // The 3 rows of coincident origins along the world axes (phi = p_B - p_A exactly).
-Index add_ball_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const std::string& name) {
+Index add_ball_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const RowLabel& name) {
   const Index first = out.next_row();
   const char* axis[] = {" x", " y", " z"};
   for (int k = 0; k < 3; ++k) {
     Vec3 e = kZero;
     e[k] = 1.0;
-    add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, e, false, 0.0, name + axis[k]);
+    add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, e, false, 0.0, name.with_role(axis[k]));
   }
   return first;
 }
 
 // Rows of a coordinate's limit: phi = coordinate - lower (J = +grad) and upper - coordinate
-// (J = -grad), each added while phi <= margin. `add(sign, offset, label)` appends a unilateral
-// row with phi = sign coordinate - offset and Jacobian sign grad.
+// (J = -grad), each added while phi <= margin, labelled @p lower and @p upper.
+// `add(sign, offset, label)` appends a unilateral row with phi = sign coordinate - offset and
+// Jacobian sign grad.
 template <class AddRow>
-void add_limit_rows(const JointLimit& limit, double coordinate, const std::string& name, AddRow add) {
+void add_limit_rows(const JointLimit& limit, double coordinate, const RowLabel& lower, const RowLabel& upper,
+                    AddRow add) {
   if (!limit.enabled) return;
-  if (coordinate - limit.lower <= limit.margin) add(1.0, limit.lower, name + " lower limit");
-  if (limit.upper - coordinate <= limit.margin) add(-1.0, -limit.upper, name + " upper limit");
+  if (coordinate - limit.lower <= limit.margin) add(1.0, limit.lower, lower);
+  if (limit.upper - coordinate <= limit.margin) add(-1.0, -limit.upper, upper);
 }
 
 void check_drive(const JointDrive& drive, const Joint& joint) {
@@ -66,7 +68,7 @@ BallJoint::BallJoint(std::string label, JointSide a, JointSide b, JointComplianc
     : Joint("ball joint", std::move(label), a, b, compliance) {}
 
 void BallJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
-  const Index first = add_ball_rows(out, frame_a(s), frame_b(s), name());
+  const Index first = add_ball_rows(out, frame_a(s), frame_b(s), row_label());
   apply_compliance(out, first, 3);
 }
 
@@ -97,7 +99,7 @@ double HingeJoint::angle(const model::SystemState& s) const {
 
 void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
   const JointFrame A = frame_a(s), B = frame_b(s);
-  const Index first = add_ball_rows(out, A, B, name());
+  const Index first = add_ball_rows(out, A, B, row_label());
   const Vec3 xa = column(A.R, 0), ya = column(A.R, 1);
   const Vec3 xb = column(B.R, 0), zb = column(B.R, 2);
   // Alignment of the axes: phi_x = (z_A x z_B) . x_A = -y_A . z_B (a small rotation of B about
@@ -109,7 +111,7 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
   const Vec3 gs[2] = {gx, gy};
   const char* roles[2] = {" axis x", " axis y"};
   for (int k = 0; k < 2; ++k) {
-    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {phis[k]}, {0.0}, name() + roles[k]);
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {phis[k]}, {0.0}, row_label().with_role(roles[k]));
     add_side_terms(out, row, B, B.p, kZero, gs[k]);
     add_side_terms(out, row, A, A.p, kZero, -gs[k]);
   }
@@ -118,15 +120,16 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
   const double c = dot(xa, xb), sn = dot(ya, xb);
   const Vec3 grad = (1.0 / (c * c + sn * sn)) * (c * cross(xb, ya) - sn * cross(xb, xa));
   const double theta = std::atan2(sn, c);
-  add_limit_rows(options_.limit, theta, name() + " angle", [&](double sign, double offset, const std::string& label) {
-    const Index row = out.add_block(BlockKind::kUnilateral, 0.0, {sign * theta - offset}, {0.0}, label);
-    add_side_terms(out, row, B, B.p, kZero, sign * grad);
-    add_side_terms(out, row, A, A.p, kZero, -sign * grad);
-  });
+  add_limit_rows(options_.limit, theta, row_label().with_role(" angle lower limit"),
+                 row_label().with_role(" angle upper limit"), [&](double sign, double offset, const RowLabel& label) {
+                   const Index row = out.add_block(BlockKind::kUnilateral, 0.0, {sign * theta - offset}, {0.0}, label);
+                   add_side_terms(out, row, B, B.p, kZero, sign * grad);
+                   add_side_terms(out, row, A, A.p, kZero, -sign * grad);
+                 });
   if (options_.drive.enabled) {
     // Velocity level only: J_theta v = speed, phi = 0 (a speed drive has no position to hold).
-    const Index row =
-        out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed_at(s.t)}, name() + " drive");
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {options_.drive.speed_at(s.t)},
+                                    row_label().with_role(" drive"));
     out.set_velocity_level(row, 1);
     add_side_terms(out, row, B, B.p, kZero, grad);
     add_side_terms(out, row, A, A.p, kZero, -grad);
@@ -146,19 +149,22 @@ double SliderJoint::travel(const model::SystemState& s) const {
 void SliderJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
   const JointFrame A = frame_a(s), B = frame_b(s);
   const Index first = out.next_row();
-  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 0), true, 0.0, name() + " x");
-  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 1), true, 0.0, name() + " y");
+  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 0), true, 0.0,
+                      row_label().with_role(" x"));
+  add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, column(A.R, 1), true, 0.0,
+                      row_label().with_role(" y"));
   const int axes[3] = {0, 1, 2};
-  add_rotation_rows(out, A, B, axes, 3, name() + " rotation");
+  add_rotation_rows(out, A, B, axes, 3, row_label().with_role(" rotation"));
   apply_compliance(out, first, 5);
   const Vec3 za = column(A.R, 2);
   const double s_travel = dot(za, B.p - A.p);
-  add_limit_rows(options_.limit, s_travel, name() + " travel",
-                 [&](double sign, double offset, const std::string& label) {
+  add_limit_rows(options_.limit, s_travel, row_label().with_role(" travel lower limit"),
+                 row_label().with_role(" travel upper limit"), [&](double sign, double offset, const RowLabel& label) {
                    add_translation_row(out, BlockKind::kUnilateral, A, A.p, B, B.p, sign * za, true, offset, label);
                  });
   if (options_.drive.enabled) {
-    const Index row = add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, za, true, 0.0, name() + " drive");
+    const Index row =
+        add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, za, true, 0.0, row_label().with_role(" drive"));
     out.phi[static_cast<std::size_t>(row)] = 0.0;  // velocity level only: J_s v = speed
     out.target[static_cast<std::size_t>(row)] = options_.drive.speed_at(s.t);
   }
@@ -169,9 +175,9 @@ FixedJoint::FixedJoint(std::string label, JointSide a, JointSide b, JointComplia
 
 void FixedJoint::add_rows(const model::MechanicalSystem&, const model::SystemState& s, ConstraintRows& out) const {
   const JointFrame A = frame_a(s), B = frame_b(s);
-  const Index first = add_ball_rows(out, A, B, name());
+  const Index first = add_ball_rows(out, A, B, row_label());
   const int axes[3] = {0, 1, 2};
-  add_rotation_rows(out, A, B, axes, 3, name() + " rotation");
+  add_rotation_rows(out, A, B, axes, 3, row_label().with_role(" rotation"));
   apply_compliance(out, first, 6);
 }
 

@@ -39,7 +39,7 @@ model::BodyDrive twist_drive(const TwistProfile& profile, const Vec3& x0, const 
 }
 
 PrescribedMotion::PrescribedMotion(std::string name, Index body, TwistProfile profile)
-    : name_(std::move(name)), body_(body), profile_(std::move(profile)) {}
+    : name_(std::move(name)), row_label_(name_), body_(body), profile_(std::move(profile)) {}
 
 void PrescribedMotion::check(const model::MechanicalSystem& system) const {
   system.check_body(body_, name_);
@@ -62,7 +62,7 @@ void PrescribedMotion::add_rows(const model::MechanicalSystem& system, const mod
   for (int k = 0; k < 6; ++k) {
     const double target = k < 3 ? twist.velocity[k] : twist.angular_velocity[k - 3];
     // u = J v - target = 0 on the body's k-th velocity: velocity level only (phi = 0).
-    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {target}, name_);
+    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {0.0}, {target}, row_label_);
     out.set_velocity_level(row, 1);
     out.jacobian.emplace_back(row, dof + k, 1.0);
   }

@@ -34,6 +34,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,25 @@ namespace sinew::constraints {
 
 /// The rows that constraints add for one step, appended block by block. Row indices of
 /// `jacobian` count from 0 over all rows appended so far (use next_row()).
+/// Which constraint made a block of rows, for messages: the constraint's name, shared with the
+/// constraint so that labelling rows every step copies no text, and a role within it (" x",
+/// " drive"; static text). text() joins them when a message needs it.
+struct RowLabel {
+  RowLabel() = default;
+  /// A label of its own text (one copy of it, shared by the label's copies); implicit, so that
+  /// a string serves wherever a label is expected.
+  RowLabel(std::string text);
+  /// A label of its own text (implicit, as above).
+  RowLabel(const char* text);
+  /// This label with @p role (static text, e.g. a string literal) after the name.
+  RowLabel with_role(const char* role) const;
+  /// The name followed by the role.
+  std::string text() const;
+
+  std::shared_ptr<const std::string> name;  ///< the constraint's name (null: empty)
+  const char* role = "";                    ///< static text after the name
+};
+
 struct ConstraintRows {
   std::vector<ConstraintBlock> blocks;           ///< row blocks in row order (their sizes sum to rows())
   std::vector<Eigen::Triplet<double>> jacobian;  ///< (row, velocity DOF, value) entries of J
@@ -60,7 +80,7 @@ struct ConstraintRows {
   /// row): a step whose positions move by a weighted velocity constrains its end velocity; 0 for
   /// a position-level row, which constrains the positions the step reaches (StepWeights).
   std::vector<char> velocity_level;
-  std::vector<std::string> labels;  ///< (blocks) which constraint made the block, for messages
+  std::vector<RowLabel> labels;  ///< (blocks) which constraint made the block, for messages
 
   /// Number of rows appended.
   Index rows() const { return static_cast<Index>(phi.size()); }
@@ -70,11 +90,11 @@ struct ConstraintRows {
   /// returns the index of its first row. Jacobian entries are added separately.
   /// @p phi and @p target have block_size(kind) entries; throws sinew::Error otherwise.
   Index add_block(BlockKind kind, double mu, const std::vector<double>& phi, const std::vector<double>& target,
-                  std::string label);
+                  RowLabel label);
   /// As above with the values in braces, e.g. add_block(kind, 0, {phi}, {0.0}, label): no
   /// temporary vectors (joints add their rows every step).
   Index add_block(BlockKind kind, double mu, std::initializer_list<double> phi, std::initializer_list<double> target,
-                  std::string label);
+                  RowLabel label);
   /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
   /// Throws sinew::Error when the range leaves [0, rows()) or c, d are negative or not finite.
   void set_compliance(Index first, Index count, double c, double d);

@@ -179,6 +179,7 @@ class ContactConstraint final : public Constraint {
 
   ContactOptions params_;
   std::string name_;
+  RowLabel row_label_;  // name_, shared by the labels of the contact rows (no text copied per step)
   std::vector<Obstacle> obstacles_;
   std::vector<Index> obstacle_materials_;  // (obstacles)
   std::vector<BodyCollider> colliders_;

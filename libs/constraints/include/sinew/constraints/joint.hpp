@@ -118,9 +118,11 @@ class Joint : public Constraint {
   JointFrame frame_b(const model::SystemState& s) const;
   /// Makes rows [first, first + count) compliant with this joint's compliance (no-op when hard).
   void apply_compliance(ConstraintRows& out, Index first, Index count) const;
+  /// The label of this joint's rows (its name, shared: labelling rows every step copies no text).
+  const RowLabel& row_label() const { return label_; }
 
  private:
-  std::string name_;  // "<kind> '<label>'", made once: rows are labelled with it every step
+  RowLabel label_;  // name() = "<kind> '<label>'", made once
   JointSide a_, b_;
   JointCompliance compliance_;
 };
@@ -139,11 +141,11 @@ void add_side_terms(ConstraintRows& out, Index row, const JointFrame& f, const V
 /// @p n_in_a, n turns with frame A (slider, plane normal) and the Jacobian carries that turn;
 /// otherwise n is fixed in the world (ball joint). Returns the row.
 Index add_translation_row(ConstraintRows& out, BlockKind kind, const JointFrame& A, const Vec3& pa, const JointFrame& B,
-                          const Vec3& pb, const Vec3& n, bool n_in_a, double offset, const std::string& label);
+                          const Vec3& pb, const Vec3& n, bool n_in_a, double offset, const RowLabel& label);
 
 /// Appends the rows of the relative rotation of B in A listed in @p axes (0 = x, 1 = y, 2 = z
 /// of frame A), phi = 2 sign(s) vec(Q_A^-1 Q_B) (see the file comment); returns the first row.
 Index add_rotation_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const int* axes, int count,
-                        const std::string& label);
+                        const RowLabel& label);
 
 }  // namespace sinew::constraints

@@ -53,6 +53,7 @@ class PrescribedMotion final : public Constraint {
 
  private:
   std::string name_;
+  RowLabel row_label_;  // name_, shared by the labels of its rows
   Index body_;
   TwistProfile profile_;
 };

@@ -33,12 +33,18 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
   const std::vector<Index> offsets = constraints::block_offsets(rows.blocks);
   std::vector<char> has_entry(static_cast<std::size_t>(rows.rows()), 0);
   for (const Eigen::Triplet<double>& t : rows.jacobian) has_entry[static_cast<std::size_t>(t.row())] = 1;
+  auto empty = [&](std::size_t b) {
+    for (Index k = offsets[b]; k < offsets[b + 1]; ++k)
+      if (has_entry[static_cast<std::size_t>(k)]) return false;
+    return true;
+  };
+  bool any_empty = false;
+  for (std::size_t b = 0; b < rows.blocks.size() && !any_empty; ++b) any_empty = empty(b);
+  if (!any_empty) return;  // the usual case: nothing to copy
   std::vector<Index> new_row(static_cast<std::size_t>(rows.rows()), -1);
   constraints::ConstraintRows kept;
   for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
-    bool any = false;
-    for (Index k = offsets[b]; k < offsets[b + 1]; ++k) any = any || has_entry[static_cast<std::size_t>(k)];
-    if (!any) continue;
+    if (empty(b)) continue;
     kept.blocks.push_back(rows.blocks[b]);
     kept.labels.push_back(rows.labels[b]);
     for (Index k = offsets[b]; k < offsets[b + 1]; ++k) {
@@ -51,7 +57,6 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
       kept.velocity_level.push_back(rows.velocity_level[i]);
     }
   }
-  if (kept.blocks.size() == rows.blocks.size()) return;
   for (const Eigen::Triplet<double>& t : rows.jacobian)
     kept.jacobian.emplace_back(new_row[static_cast<std::size_t>(t.row())], t.col(), t.value());
   rows = std::move(kept);

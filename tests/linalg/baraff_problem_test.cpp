@@ -11,6 +11,7 @@
 
 #include "baraff_test_problems.hpp"
 #include "expect_error.hpp"
+#include "sinew/linalg/baraff_solver.hpp"
 
 namespace sinew::linalg_baraff_problem_test {
 namespace {
@@ -68,6 +69,48 @@ TEST(BaraffProblem, MassBlocksAreChecked) {
   in = small_input();
   in.bodies[1].mass.resize(0, 0);
   EXPECT_SINEW_ERROR(in.problem(), "body 1", "d >= 1");
+}
+
+// New numbers on the same structure (a simulation's next step): a solver refactored from the
+// updated problem gives the bits of one built from a new problem; a structure change or a bad
+// number is refused naming it, and a refused call changes nothing.
+TEST(BaraffProblem, AssignValuesTakesNewNumbersOnTheSameStructure) {
+  test::BaraffInput in = small_input();
+  std::mt19937_64 rng(9);
+  in.auxiliary = {test::baraff_random_row(in, {1, 2}, true, rng)};
+  BaraffProblem p = in.problem();
+  test::BaraffInput next = small_input();
+  std::mt19937_64 rng2(10);
+  for (auto& b : next.bodies) b.mass = test::baraff_random_spd(static_cast<int>(b.mass.rows()), rng2);
+  next.constraints[0].jacobian_a = test::baraff_random_matrix(next.constraints[0].jacobian_a.rows(), 6, rng2);
+  next.auxiliary = {test::baraff_random_row(next, {1, 2}, true, rng2)};
+  p.assign_values(next.bodies, next.constraints, next.auxiliary);
+  const BaraffProblem fresh = next.problem();
+  EXPECT_TRUE(p.bodies()[2].mass == fresh.bodies()[2].mass);
+  BaraffSolver updated(in.problem()), made(fresh);
+  updated.factor(p);
+  const Eigen::VectorXd force = Eigen::VectorXd::LinSpaced(p.num_dofs(), -1.0, 1.0);
+  const Eigen::VectorXd bias = Eigen::VectorXd::LinSpaced(p.num_multipliers(), 0.5, -0.5);
+  const Eigen::VectorXd aux_bias = Eigen::VectorXd::Constant(1, 0.2);
+  BaraffWorkspace ws;
+  BaraffSolution a, b;
+  updated.solve(force, bias, aux_bias, ws, a);
+  made.solve(force, bias, aux_bias, ws, b);
+  EXPECT_TRUE(a.acceleration == b.acceleration && a.lambda == b.lambda && a.mu == b.mu);
+
+  test::BaraffInput bad = next;
+  bad.bodies[1].mass(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_SINEW_ERROR(p.assign_values(bad.bodies, bad.constraints, bad.auxiliary), "body 1", "non-finite");
+  EXPECT_TRUE(p.bodies()[1].mass == fresh.bodies()[1].mass) << "a refused call changes nothing";
+  bad = next;
+  bad.constraints[1].jacobian_b = test::baraff_random_matrix(bad.constraints[1].jacobian_b.rows() + 1, 6, rng2);
+  EXPECT_SINEW_ERROR(p.assign_values(bad.bodies, bad.constraints, bad.auxiliary), "primary constraint 1", "structure");
+  bad = next;
+  bad.auxiliary[0].blocks.pop_back();
+  EXPECT_SINEW_ERROR(p.assign_values(bad.bodies, bad.constraints, bad.auxiliary), "auxiliary row 0", "structure");
+  bad = next;
+  bad.bodies[2].mass(0, 1) += 0.5;
+  EXPECT_SINEW_ERROR(p.assign_values(bad.bodies, bad.constraints, bad.auxiliary), "body 2", "symmetric");
 }
 
 TEST(BaraffProblem, ConstraintsAreChecked) {

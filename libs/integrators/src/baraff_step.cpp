@@ -250,10 +250,11 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
   if (!unusable_.empty()) return unusable_;
   refill(problem);
   try {
-    baraff_problem_ = std::make_unique<BaraffProblem>(bodies_, primary_, aux_);
-    if (solver_) {
-      solver_->factor(*baraff_problem_);  // same structure: Baraff's order is kept
+    if (solver_) {  // same structure: the numbers go into the kept problem, Baraff's order is kept
+      baraff_problem_->assign_values(bodies_, primary_, aux_);
+      solver_->factor(*baraff_problem_);
     } else {
+      baraff_problem_ = std::make_unique<BaraffProblem>(bodies_, primary_, aux_);
       // One refinement step keeps long chains at ~1e-15 (Baraff's order does not pivot).
       BaraffSolverOptions options;
       options.refinement_steps = 1;

@@ -25,9 +25,9 @@ std::string size_text(Eigen::Index rows, Eigen::Index cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-void check_body(const BaraffBody& body, int i, const BaraffProblemOptions& options) {
+// Size, finiteness and symmetry of a mass block (assign_values() checks these only).
+void check_body_values(const Eigen::MatrixXd& M, int i, double symmetry_tolerance) {
   auto who = [i] { return "BaraffProblem: body " + std::to_string(i); };
-  const Eigen::MatrixXd& M = body.mass;
   check(M.rows() >= 1 && M.rows() == M.cols(), [&] {
     return who() + ": the mass block must be square d x d with d >= 1, got " + size_text(M.rows(), M.cols());
   });
@@ -38,13 +38,18 @@ void check_body(const BaraffBody& body, int i, const BaraffProblemOptions& optio
       scale = std::max(scale, std::abs(M(r, c)));
       asym = std::max(asym, std::abs(M(r, c) - M(c, r)));
     }
-  check(asym <= options.mass_symmetry_tolerance * scale, [&] {
+  check(asym <= symmetry_tolerance * scale, [&] {
     return who() + ": the mass block must be symmetric, but max |M_ij - M_ji| = " + number_text(asym) +
-           " exceeds mass_symmetry_tolerance * max |M_ij| = " + number_text(options.mass_symmetry_tolerance * scale);
+           " exceeds mass_symmetry_tolerance * max |M_ij| = " + number_text(symmetry_tolerance * scale);
   });
-  const Eigen::LLT<Eigen::MatrixXd> llt(M);
-  check(scale > 0.0 && llt.info() == Eigen::Success, [&] {
-    return who() + ": the mass block must be symmetric positive definite (its Cholesky factorization failed)";
+}
+
+void check_body(const BaraffBody& body, int i, const BaraffProblemOptions& options) {
+  check_body_values(body.mass, i, options.mass_symmetry_tolerance);
+  const Eigen::LLT<Eigen::MatrixXd> llt(body.mass);
+  check(!body.mass.isZero(0.0) && llt.info() == Eigen::Success, [&] {
+    return "BaraffProblem: body " + std::to_string(i) +
+           ": the mass block must be symmetric positive definite (its Cholesky factorization failed)";
   });
 }
 
@@ -127,6 +132,7 @@ BaraffProblem::BaraffProblem(std::vector<BaraffBody> bodies, std::vector<BaraffC
     : bodies_(std::move(bodies)), constraints_(std::move(constraints)), auxiliary_(std::move(auxiliary)) {
   check(options.mass_symmetry_tolerance >= 0.0,
         [] { return std::string("BaraffProblemOptions: mass_symmetry_tolerance must be >= 0"); });
+  mass_symmetry_tolerance_ = options.mass_symmetry_tolerance;
   body_offset_.assign(bodies_.size() + 1, 0);
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     check_body(bodies_[i], static_cast<int>(i), options);
@@ -141,6 +147,58 @@ BaraffProblem::BaraffProblem(std::vector<BaraffBody> bodies, std::vector<BaraffC
   }
   for (std::size_t i = 0; i < auxiliary_.size(); ++i)
     auxiliary_workless_ = check_auxiliary(auxiliary_[i], static_cast<int>(i), body_offset_) && auxiliary_workless_;
+}
+
+void BaraffProblem::assign_values(const std::vector<BaraffBody>& bodies,
+                                  const std::vector<BaraffConstraint>& constraints,
+                                  const std::vector<BaraffAuxiliaryConstraint>& auxiliary) {
+  auto same = [](bool condition, const char* what, std::size_t i) {
+    check(condition, [&] {
+      return "BaraffProblem::assign_values: " + std::string(what) + " " + std::to_string(i) +
+             " does not have the structure of the problem's (sizes, bodies, force directions)";
+    });
+  };
+  same(bodies.size() == bodies_.size(), "the number of bodies, at body", bodies.size());
+  same(constraints.size() == constraints_.size(), "the number of primary constraints, at constraint",
+       constraints.size());
+  same(auxiliary.size() == auxiliary_.size(), "the number of auxiliary rows, at row", auxiliary.size());
+  // Every check first, then every copy: a refused call changes nothing.
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    same(bodies[i].mass.rows() == bodies_[i].mass.rows() && bodies[i].mass.cols() == bodies_[i].mass.cols(), "body", i);
+    check_body_values(bodies[i].mass, static_cast<int>(i), mass_symmetry_tolerance_);
+  }
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    const BaraffConstraint &c = constraints[i], &mine = constraints_[i];
+    same(c.body_a == mine.body_a && c.body_b == mine.body_b && c.jacobian_a.rows() == mine.jacobian_a.rows() &&
+             c.jacobian_a.cols() == mine.jacobian_a.cols() && c.jacobian_b.rows() == mine.jacobian_b.rows() &&
+             c.jacobian_b.cols() == mine.jacobian_b.cols(),
+         "primary constraint", i);
+    check(c.jacobian_a.allFinite() && c.jacobian_b.allFinite(), [&] {
+      return "BaraffProblem::assign_values: primary constraint " + std::to_string(i) + " has a non-finite entry";
+    });
+  }
+  for (std::size_t i = 0; i < auxiliary.size(); ++i) {
+    const auto &blocks = auxiliary[i].blocks, &mine = auxiliary_[i].blocks;
+    bool equal = blocks.size() == mine.size();
+    for (std::size_t t = 0; equal && t < blocks.size(); ++t)
+      equal = blocks[t].body == mine[t].body && blocks[t].jacobian.size() == mine[t].jacobian.size() &&
+              blocks[t].force.size() == mine[t].force.size();
+    same(equal, "auxiliary row", i);
+    for (const BaraffAuxiliaryBlock& b : blocks)
+      check(b.jacobian.allFinite() && b.force.allFinite(), [&] {
+        return "BaraffProblem::assign_values: auxiliary row " + std::to_string(i) + " has a non-finite entry";
+      });
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) bodies_[i].mass = bodies[i].mass;
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    constraints_[i].jacobian_a = constraints[i].jacobian_a;
+    constraints_[i].jacobian_b = constraints[i].jacobian_b;
+  }
+  for (std::size_t i = 0; i < auxiliary.size(); ++i)
+    for (std::size_t t = 0; t < auxiliary[i].blocks.size(); ++t) {
+      auxiliary_[i].blocks[t].jacobian = auxiliary[i].blocks[t].jacobian;
+      auxiliary_[i].blocks[t].force = auxiliary[i].blocks[t].force;
+    }
 }
 
 }  // namespace sinew

@@ -58,9 +58,10 @@ struct BaraffProblemOptions {
   double mass_symmetry_tolerance = 1e-10;
 };
 
-/// Immutable description of the system of Baraff's eq. (8): bodies (M), primary constraints (J)
-/// and auxiliary rows (J^a, K). It is validated once, on construction, and never modified; a
-/// BaraffSolver is made from it (and refactored from another problem of the same structure).
+/// Description of the system of Baraff's eq. (8): bodies (M), primary constraints (J) and
+/// auxiliary rows (J^a, K). Its structure is validated once, on construction, and never changes;
+/// its numbers may be replaced by assign_values() (a simulation's next step). A BaraffSolver is
+/// made from it and refactored from it, or from another problem of the same structure.
 ///
 /// Degrees of freedom are numbered body after body (body i owns entries
 /// [body_offset(i), body_offset(i) + body_dim(i)) of @f$\dot v@f$), multipliers constraint after
@@ -75,6 +76,16 @@ class BaraffProblem {
   ///   twice, or with blocks of the wrong size. (Cycles are found by BaraffSolver.)
   BaraffProblem(std::vector<BaraffBody> bodies, std::vector<BaraffConstraint> constraints,
                 std::vector<BaraffAuxiliaryConstraint> auxiliary = {}, const BaraffProblemOptions& options = {});
+
+  /// Takes the numbers of @p bodies, @p constraints and @p auxiliary, which must have this
+  /// problem's structure (each body's size, each constraint's bodies and block sizes, each
+  /// auxiliary row's bodies, sizes and force directions present or not), into the storage it
+  /// has: no allocation. Checks as the constructor does except definiteness of the mass blocks,
+  /// which BaraffSolver::factor() reports (naming the body).
+  /// @throws sinew::Error naming the first mismatch or non-finite or non-symmetric entry; the
+  ///   problem is then left as it was.
+  void assign_values(const std::vector<BaraffBody>& bodies, const std::vector<BaraffConstraint>& constraints,
+                     const std::vector<BaraffAuxiliaryConstraint>& auxiliary);
 
   /// Number of bodies n.
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
@@ -113,6 +124,7 @@ class BaraffProblem {
   std::vector<int> body_offset_;                      ///< (n + 1) prefix sums of body dimensions
   std::vector<int> constraint_offset_;                ///< (constraints + 1) prefix sums of m
   bool auxiliary_workless_ = true;                    ///< no auxiliary block has an explicit force
+  double mass_symmetry_tolerance_ = 0.0;              ///< BaraffProblemOptions' (for assign_values())
 };
 
 }  // namespace sinew

@@ -45,12 +45,11 @@
 
 namespace sinew::constraints {
 
-/// The rows that constraints add for one step, appended block by block. Row indices of
-/// `jacobian` count from 0 over all rows appended so far (use next_row()).
 /// Which constraint made a block of rows, for messages: the constraint's name, shared with the
 /// constraint so that labelling rows every step copies no text, and a role within it (" x",
 /// " drive"; static text). text() joins them when a message needs it.
 struct RowLabel {
+  /// An empty label.
   RowLabel() = default;
   /// A label of its own text (one copy of it, shared by the label's copies); implicit, so that
   /// a string serves wherever a label is expected.
@@ -66,6 +65,8 @@ struct RowLabel {
   const char* role = "";                    ///< static text after the name
 };
 
+/// The rows that constraints add for one step, appended block by block. Row indices of
+/// `jacobian` count from 0 over all rows appended so far (use next_row()).
 struct ConstraintRows {
   std::vector<ConstraintBlock> blocks;           ///< row blocks in row order (their sizes sum to rows())
   std::vector<Eigen::Triplet<double>> jacobian;  ///< (row, velocity DOF, value) entries of J

@@ -189,7 +189,6 @@ void add_block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver,
 }  // namespace
 
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver) {
-  using ColSparse = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
   problem.validate();
   mass_solver.compute(problem.M);
   const Index m = problem.rows();
@@ -210,7 +209,7 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
     // only the non-zeros are kept. Each kept entry goes in twice, halved, as (i, j) and (j, i),
     // so that the sum of duplicates is exactly symmetric (H^T M^-1 H is symmetric in exact
     // arithmetic).
-    const ColSparse H = to_eigen(problem.H);
+    const Eigen::SparseMatrix<double, Eigen::ColMajor, Index> H = to_eigen(problem.H);
     constexpr Index kPanel = 64;
     for (Index c0 = 0; c0 < m; c0 += kPanel) {
       const Index width = std::min(kPanel, m - c0);

@@ -89,13 +89,6 @@ CsrMatrix transpose_csr(const CsrMatrix& C) {
   return T;
 }
 
-// Position of entry (i, j) in row i of @p A (columns sorted), or -1.
-Index find_entry(const CsrMatrix& A, Index i, Index j) {
-  const auto first = A.col_idx.begin() + A.row_ptr[i], last = A.col_idx.begin() + A.row_ptr[i + 1];
-  const auto it = std::lower_bound(first, last, j);
-  return it != last && *it == j ? static_cast<Index>(it - A.col_idx.begin()) : Index{-1};
-}
-
 // (A + A^T) / 2 in place, entry by entry as 0.5 * (a_ij + a_ji), when A's pattern is symmetric;
 // returns false (A untouched) when it is not.
 bool symmetrize_in_place(CsrMatrix& A) {

@@ -1,5 +1,6 @@
 #include "sinew/linalg/csr_matrix.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace sinew {
@@ -48,6 +49,12 @@ EigenCsr to_eigen(const CsrMatrix& A) {
   }
   E.finalize();
   return E;
+}
+
+Index find_entry(const CsrMatrix& A, Index i, Index j) {
+  const auto first = A.col_idx.begin() + A.row_ptr[i], last = A.col_idx.begin() + A.row_ptr[i + 1];
+  const auto it = std::lower_bound(first, last, j);
+  return it != last && *it == j ? static_cast<Index>(it - A.col_idx.begin()) : Index{-1};
 }
 
 bool expand_symmetric_triangle(CsrMatrix& A) {

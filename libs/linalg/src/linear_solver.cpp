@@ -20,11 +20,9 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
   // and both triangles hold as many entries, every upper entry was a mirror, so checked too.
   Index lower = 0, upper = 0, unmatched = 0;
   auto check_entry = [&](Index i, Index k) {
-    const Index j = A.col_idx[k];
-    const auto begin = A.col_idx.begin() + A.row_ptr[j], end = A.col_idx.begin() + A.row_ptr[j + 1];
-    const auto it = std::lower_bound(begin, end, i);
-    const bool stored = it != end && *it == i;
-    const double mirror = stored ? A.values[static_cast<std::size_t>(it - A.col_idx.begin())] : 0.0;
+    const Index j = A.col_idx[k], at = find_entry(A, j, i);
+    const bool stored = at >= 0;
+    const double mirror = stored ? A.values[static_cast<std::size_t>(at)] : 0.0;
     if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
       throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " +
                   std::to_string(j) + ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " +

@@ -51,6 +51,10 @@ EigenCsr to_eigen(const CsrMatrix& A);
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.
 CsrMatrix from_eigen(const EigenCsr& A);
 
+/// Position in @p A's storage of entry (i, j) (binary search in row @p i, whose columns are
+/// sorted), or -1 when it is not stored.
+Index find_entry(const CsrMatrix& A, Index i, Index j);
+
 /// Mirrors square @p A in place when it stores one triangle of a symmetric matrix (every
 /// off-diagonal entry on the same side of the diagonal, at least one) and returns whether it
 /// did. Problem files often keep a symmetric M as its upper triangle (LMGC90's FCLIB files).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cstdlib>
 
 #include "expect_error.hpp"
 #include "random_sparse.hpp"
@@ -66,6 +67,41 @@ TEST(CsrMatrix, DeviceRoundTrip) {
   EXPECT_EQ(B.row_ptr, A.row_ptr);
   EXPECT_EQ(B.col_idx, A.col_idx);
   EXPECT_EQ(B.values, A.values);
+}
+
+// The cursor walk visits every off-diagonal pair with a stored entry exactly once, with the
+// positions a search finds, on random patterns (mirrors missing on either side).
+TEST(CsrMatrix, MirrorPairWalkMeetsEveryPairOnceAsASearchDoes) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::srand(seed);
+    const Index n = 1 + static_cast<Index>(seed % 9);
+    Eigen::MatrixXi stored = Eigen::MatrixXi::Zero(n, n);
+    CsrMatrix A;
+    A.rows = A.cols = n;
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j < n; ++j)
+        if (std::rand() % 3 == 0) {
+          stored(i, j) = static_cast<int>(A.col_idx.size());
+          A.col_idx.push_back(j);
+          A.values.push_back(1.0);
+        } else {
+          stored(i, j) = -1;
+        }
+      A.row_ptr.push_back(A.nnz());
+    }
+    Eigen::MatrixXi visits = Eigen::MatrixXi::Zero(n, n);
+    std::vector<Index> cursor;
+    for_each_mirror_pair(A, cursor, [&](Index i, Index j, Index lower, Index upper) {
+      ASSERT_GT(i, j);
+      EXPECT_EQ(lower, stored(i, j));
+      EXPECT_EQ(upper, stored(j, i));
+      ++visits(i, j);
+    });
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < i; ++j)
+        EXPECT_EQ(visits(i, j), stored(i, j) >= 0 || stored(j, i) >= 0 ? 1 : 0)
+            << "seed " << seed << " (" << i << ", " << j << ")";
+  }
 }
 
 }  // namespace

@@ -91,17 +91,15 @@ CsrMatrix transpose_csr(const CsrMatrix& C) {
 
 // (A + A^T) / 2 in place, entry by entry as 0.5 * (a_ij + a_ji), when A's pattern is symmetric;
 // returns false (A untouched) when it is not.
-bool symmetrize_in_place(CsrMatrix& A) {
-  for (Index i = 0; i < A.rows; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
-      if (A.col_idx[k] > i && find_entry(A, A.col_idx[k], i) < 0) return false;
-  for (Index i = 0; i < A.rows; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
-      const Index j = A.col_idx[k];
-      if (j < i) continue;
-      const Index mirror = j == i ? k : find_entry(A, j, i);
-      A.values[k] = A.values[mirror] = 0.5 * (A.values[k] + A.values[mirror]);
-    }
+bool symmetrize_in_place(CsrMatrix& A, std::vector<Index>& cursor) {
+  bool mirrored = true;
+  for_each_mirror_pair(A, cursor,
+                       [&](Index, Index, Index lower, Index upper) { mirrored &= lower >= 0 && upper >= 0; });
+  if (!mirrored) return false;
+  for_each_mirror_pair(A, cursor, [&](Index, Index, Index lower, Index upper) {
+    const std::size_t l = static_cast<std::size_t>(lower), u = static_cast<std::size_t>(upper);
+    A.values[l] = A.values[u] = 0.5 * (A.values[u] + A.values[l]);
+  });
   return true;
 }
 }  // namespace
@@ -123,7 +121,8 @@ void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& te
       if (scale != 0.0 && B->nnz() > 0) add_row(*B, i, scale, at, A);
     finish_row(begin, at, A);
   }
-  if (!symmetrize || symmetrize_in_place(A)) return;
+  std::vector<Index> cursor;
+  if (!symmetrize || symmetrize_in_place(A, cursor)) return;
   // A pattern that is not symmetric: (C + C^T) / 2 over the union of both patterns.
   const CsrMatrix sum = std::move(A);
   const CsrMatrix transposed = transpose_csr(sum);

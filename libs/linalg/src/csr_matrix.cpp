@@ -51,12 +51,6 @@ EigenCsr to_eigen(const CsrMatrix& A) {
   return E;
 }
 
-Index find_entry(const CsrMatrix& A, Index i, Index j) {
-  const auto first = A.col_idx.begin() + A.row_ptr[i], last = A.col_idx.begin() + A.row_ptr[i + 1];
-  const auto it = std::lower_bound(first, last, j);
-  return it != last && *it == j ? static_cast<Index>(it - A.col_idx.begin()) : Index{-1};
-}
-
 bool expand_symmetric_triangle(CsrMatrix& A) {
   if (A.rows != A.cols) return false;
   Index upper = 0, lower = 0;

@@ -15,31 +15,19 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
                 std::to_string(A.cols));
   double scale = 0.0;
   for (double v : A.values) scale = std::max(scale, std::fabs(v));
-  // Every (i, j) must find (j, i) with the same value: binary search in row j (sorted columns).
-  // Entries below the diagonal first; when each finds a stored mirror (a distinct upper entry)
-  // and both triangles hold as many entries, every upper entry was a mirror, so checked too.
-  Index lower = 0, upper = 0, unmatched = 0;
-  auto check_entry = [&](Index i, Index k) {
-    const Index j = A.col_idx[k], at = find_entry(A, j, i);
-    const bool stored = at >= 0;
-    const double mirror = stored ? A.values[static_cast<std::size_t>(at)] : 0.0;
-    if (std::fabs(mirror - A.values[k]) > relative_tolerance * scale)
-      throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(i) + ", " +
-                  std::to_string(j) + ") = " + number_text(A.values[k]) + " while (" + std::to_string(j) + ", " +
-                  std::to_string(i) + ") = " + number_text(mirror));
-    return stored;
-  };
-  for (Index i = 0; i < A.rows; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
-      if (A.col_idx[k] > i) ++upper;
-      if (A.col_idx[k] >= i) continue;
-      ++lower;
-      if (!check_entry(i, k)) ++unmatched;
-    }
-  if (unmatched == 0 && lower == upper) return;
-  for (Index i = 0; i < A.rows; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
-      if (A.col_idx[k] > i) check_entry(i, k);
+  // Every (i, j) must meet (j, i) with the same value; an entry not stored reads as 0.
+  std::vector<Index> cursor;
+  for_each_mirror_pair(A, cursor, [&](Index i, Index j, Index lower, Index upper) {
+    const double a = lower >= 0 ? A.values[static_cast<std::size_t>(lower)] : 0.0;
+    const double b = upper >= 0 ? A.values[static_cast<std::size_t>(upper)] : 0.0;
+    if (std::fabs(a - b) <= relative_tolerance * scale) return;
+    // Name the stored entry first: (i, j) when it is stored, else (j, i).
+    const bool named_lower = lower >= 0;
+    const Index r = named_lower ? i : j, c = named_lower ? j : i;
+    throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(r) + ", " +
+                std::to_string(c) + ") = " + number_text(named_lower ? a : b) + " while (" + std::to_string(c) + ", " +
+                std::to_string(r) + ") = " + number_text(named_lower ? b : a));
+  });
 }
 
 void LinearSolver::check_matrix(const CsrMatrix& A) const {

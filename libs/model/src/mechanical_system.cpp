@@ -40,11 +40,10 @@ class GravityField final : public ForceField {
       for (int c = 0; c < 3; ++c) f[s.particle_dof[i] + c] += fi[c];
     }
     for (Index b = 0; b < sys_.num_bodies(); ++b) {
-      const SpatialInertia& I = sys_.body(b).inertia;
-      const Vec3 fb = I.mass * g, tau = cross(s.bodies[b].R * I.com, fb);
+      const Wrench w = sys_.body_gravity(s.bodies[b].R, b);
       for (int c = 0; c < 3; ++c) {
-        f[s.body_dof[b] + c] += fb[c];
-        f[s.body_dof[b] + 3 + c] += tau[c];
+        f[s.body_dof[b] + c] += w.f[c];
+        f[s.body_dof[b] + 3 + c] += w.tau[c];
       }
     }
   }
@@ -329,8 +328,14 @@ Eigen::Matrix3d MechanicalSystem::particle_mass_block(Index i) const {
   return particles_[i].mass * Eigen::Matrix3d::Identity();
 }
 
-Eigen::Matrix<double, 6, 6> MechanicalSystem::body_mass_block(const SystemState& s, Index b) const {
-  const SpatialMatrix S = spatial_inertia_matrix(rotate_inertia(bodies_[b].inertia, s.bodies[b].R));
+Wrench MechanicalSystem::body_gravity(const Mat3& R, Index b) const {
+  const SpatialInertia& I = bodies_[b].inertia;
+  const Vec3 f = I.mass * gravity_;
+  return Wrench{f, cross(R * I.com, f)};
+}
+
+Eigen::Matrix<double, 6, 6> MechanicalSystem::body_mass_block(const Mat3& R, Index b) const {
+  const SpatialMatrix S = spatial_inertia_matrix(rotate_inertia(bodies_[b].inertia, R));
   Eigen::Matrix<double, 6, 6> M;
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 6; ++c) M(r, c) = S(r, c);
@@ -383,25 +388,23 @@ void MechanicalSystem::mass_matrix_at(const SystemState& s, CsrMatrix& M) const 
   M.row_ptr.assign(1, 0);
   M.col_idx.clear();
   M.values.clear();
-  std::vector<std::pair<Index, int>> comps;  // (first dof, size) in dof order
-  for (Index i = 0; i < num_particles(); ++i) comps.emplace_back(particle_vel_[i], 3);
-  for (Index b = 0; b < num_bodies(); ++b) comps.emplace_back(body_vel_[b], 6);
-  std::sort(comps.begin(), comps.end());
-  for (const auto& [d, n] : comps) {
-    Eigen::MatrixXd B;
-    if (n == 3) {
-      const auto it = std::lower_bound(particle_vel_.begin(), particle_vel_.end(), d);
-      B = particle_mass_block(static_cast<Index>(it - particle_vel_.begin()));
-    } else {
-      const auto it = std::lower_bound(body_vel_.begin(), body_vel_.end(), d);
-      B = body_mass_block(s, static_cast<Index>(it - body_vel_.begin()));
-    }
-    for (int r = 0; r < n; ++r) {
-      for (int c = 0; c < n; ++c) {
-        M.col_idx.push_back(d + c);
+  auto put = [&M](Index d, const auto& B) {
+    for (Eigen::Index r = 0; r < B.rows(); ++r) {
+      for (Eigen::Index c = 0; c < B.cols(); ++c) {
+        M.col_idx.push_back(d + static_cast<Index>(c));
         M.values.push_back(B(r, c));
       }
       M.row_ptr.push_back(static_cast<Index>(M.col_idx.size()));
+    }
+  };
+  // Particles and bodies each hold increasing offsets: merged, they give the rows in DOF order.
+  for (Index i = 0, b = 0; i < num_particles() || b < num_bodies();) {
+    if (b == num_bodies() || (i < num_particles() && particle_vel_[i] < body_vel_[b])) {
+      put(particle_vel_[i], particle_mass_block(i));
+      ++i;
+    } else {
+      put(body_vel_[b], body_mass_block(s, b));
+      ++b;
     }
   }
 }

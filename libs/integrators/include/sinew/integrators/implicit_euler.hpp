@@ -14,7 +14,8 @@ namespace sinew::integrators {
 
 namespace detail {
 struct Workspace;
-}
+struct RigidStageWorkspace;
+}  // namespace detail
 
 /// Options of ImplicitEuler.
 struct ImplicitEulerOptions {
@@ -41,6 +42,7 @@ class ImplicitEuler final : public Integrator {
  private:
   ImplicitEulerOptions options_;
   std::unique_ptr<detail::Workspace> ws_;
+  std::unique_ptr<detail::RigidStageWorkspace> rigid_ws_;  // rigid bodies under gravity alone
 };
 
 }  // namespace sinew::integrators

@@ -51,9 +51,33 @@ EigenCsr to_eigen(const CsrMatrix& A);
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.
 CsrMatrix from_eigen(const EigenCsr& A);
 
-/// Position in @p A's storage of entry (i, j) (binary search in row @p i, whose columns are
-/// sorted), or -1 when it is not stored.
-Index find_entry(const CsrMatrix& A, Index i, Index j);
+/// Walks the off-diagonal mirror pairs {(i, j), (j, i)}, i > j, of square @p A (columns sorted)
+/// in O(nnz) with a cursor per row instead of a search per entry: calls
+/// visit(i, j, lower, upper) once per pair with either entry stored, lower and upper the storage
+/// positions of (i, j) and (j, i) or -1 where that entry is not stored. @p cursor is scratch.
+template <class Visit>
+void for_each_mirror_pair(const CsrMatrix& A, std::vector<Index>& cursor, Visit&& visit) {
+  // Rows are walked in increasing order, so the lower entries (i, j) of column j arrive with i
+  // increasing: exactly the order of row j's upper entries (j, i), which the cursor consumes.
+  cursor.resize(static_cast<std::size_t>(A.rows));
+  for (Index r = 0; r < A.rows; ++r) {
+    Index k = A.row_ptr[r];
+    while (k < A.row_ptr[r + 1] && A.col_idx[k] <= r) ++k;
+    cursor[static_cast<std::size_t>(r)] = k;
+  }
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1] && A.col_idx[k] < i; ++k) {
+      const Index j = A.col_idx[k], end = A.row_ptr[j + 1];
+      Index& c = cursor[static_cast<std::size_t>(j)];
+      for (; c < end && A.col_idx[c] < i; ++c) visit(A.col_idx[c], j, Index{-1}, c);  // their mirrors were passed
+      if (c < end && A.col_idx[c] == i)
+        visit(i, j, k, c++);
+      else
+        visit(i, j, k, Index{-1});
+    }
+  for (Index j = 0; j < A.rows; ++j)
+    for (Index c = cursor[static_cast<std::size_t>(j)]; c < A.row_ptr[j + 1]; ++c) visit(A.col_idx[c], j, Index{-1}, c);
+}
 
 /// Mirrors square @p A in place when it stores one triangle of a symmetric matrix (every
 /// off-diagonal entry on the same side of the diagonal, at least one) and returns whether it

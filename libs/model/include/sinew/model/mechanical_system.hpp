@@ -137,7 +137,17 @@ class MechanicalSystem : public DynamicalSystem {
   /// The 3x3 mass block m I of particle @p i.
   Eigen::Matrix3d particle_mass_block(Index i) const;
   /// The 6x6 world-axes spatial inertia of body @p b at @p s (mechanics notes sec. 0.1).
-  Eigen::Matrix<double, 6, 6> body_mass_block(const SystemState& s, Index b) const;
+  Eigen::Matrix<double, 6, 6> body_mass_block(const SystemState& s, Index b) const {
+    return body_mass_block(s.bodies[b].R, b);
+  }
+  /// The 6x6 world-axes spatial inertia of body @p b at rotation @p R (body to world).
+  Eigen::Matrix<double, 6, 6> body_mass_block(const Mat3& R, Index b) const;
+  /// Gravity's wrench on body @p b at rotation @p R (body to world): m g at the centre of mass, as
+  /// a force and a torque about the body origin (what the built-in gravity applies).
+  Wrench body_gravity(const Mat3& R, Index b) const;
+  /// True for rigid bodies under gravity alone (no particles, no force fields): between
+  /// constraints every body then moves on its own, which integrators exploit body by body.
+  bool rigid_bodies_only() const { return particles_.empty() && fields_.empty(); }
 
   /// The force fields, in the order added (gravity is built in, not listed).
   const std::vector<std::shared_ptr<const ForceField>>& force_fields() const { return fields_; }

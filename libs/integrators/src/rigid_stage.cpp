@@ -1,0 +1,142 @@
+#include "rigid_stage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sinew/core/number_text.hpp"
+
+namespace sinew::integrators::detail {
+namespace {
+
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+
+Vector6 to_vector(const Wrench& w) {
+  Vector6 x;
+  x << w.f[0], w.f[1], w.f[2], w.tau[0], w.tau[1], w.tau[2];
+  return x;
+}
+
+// Body @p b's force at the force point of velocity u_b: gravity and the fictitious force at the
+// pose q0 (+) h u_b, the terms MechanicalSystem::forces(kAll) sums for a body.
+Vector6 body_force(const model::MechanicalSystem& system, const Eigen::VectorXd& q0, Index b,
+                   const Eigen::Ref<const Vector6>& u_b, double h) {
+  const Index p = system.body_position_offset(b);
+  const Quaternion q{q0[p + 3], Vec3{{q0[p + 4], q0[p + 5], q0[p + 6]}}};
+  const Vec3 w{{u_b[3], u_b[4], u_b[5]}};
+  const Mat3 R = rotation_matrix(normalized(quat_step_world(q, w, h)));
+  return to_vector(system.body_gravity(R, b)) +
+         to_vector(fictitious_force(rotate_inertia(system.body(b).inertia, R), w));
+}
+
+}  // namespace
+
+const model::MechanicalSystem* rigid_stage_system(const model::DynamicalSystem& system, const NewtonOptions& options) {
+  if (options.linear_solver != LinearSolverKind::kAuto && options.linear_solver != LinearSolverKind::kBlockDiagonal)
+    return nullptr;
+  const auto* mechanics = dynamic_cast<const model::MechanicalSystem*>(&system);
+  return mechanics && mechanics->rigid_bodies_only() && mechanics->num_bodies() > 0 ? mechanics : nullptr;
+}
+
+bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, const State& in, double h,
+                       const NewtonOptions& options, RigidStageWorkspace& ws, State& out, StepReport& report) {
+  const Index n = system.num_velocities(), bodies = system.num_bodies();
+  ws.fixed_dof.assign(static_cast<std::size_t>(n), 0);
+  for (Index i : system.fixed_velocity_dofs()) {
+    if (i < 0 || i >= n) return false;  // the general solver names the bad index
+    ws.fixed_dof[static_cast<std::size_t>(i)] = 1;
+  }
+  ws.fixed_body.assign(static_cast<std::size_t>(bodies), 0);
+  for (Index b = 0; b < bodies; ++b) {
+    const Index d = system.body_velocity_offset(b);
+    int fixed = 0;
+    for (int c = 0; c < 6; ++c) fixed += ws.fixed_dof[static_cast<std::size_t>(d + c)];
+    if (fixed != 0 && fixed != 6) return false;  // a partly fixed body: the general solver pins single DOFs
+    ws.fixed_body[static_cast<std::size_t>(b)] = fixed == 6;
+  }
+
+  report = StepReport{};
+  const double t = in.t;
+  ws.u0 = in.u;
+  for (Index i : system.fixed_velocity_dofs()) ws.u0[i] = 0.0;
+  system.evaluate_state(t, in.q, ws.u0, ws.start);  // checks the quaternions
+  ws.mass.resize(static_cast<std::size_t>(bodies));
+  ws.factors.resize(static_cast<std::size_t>(bodies));
+  // Start-of-step forces, for the round-off floor of the tolerance as solve_velocity_stage has it.
+  double Mu0 = 0.0, f0 = 0.0, g0 = 0.0;
+  for (Index b = 0; b < bodies; ++b) {
+    const std::size_t k = static_cast<std::size_t>(b);
+    const model::BodyState& B = ws.start.bodies[k];
+    ws.mass[k] = system.body_mass_block(B.R, b);
+    ws.factors[k].compute(ws.mass[k]);
+    if (ws.factors[k].info() != Eigen::Success) return false;
+    const Vector6 u0_b = ws.u0.segment<6>(system.body_velocity_offset(b));
+    Mu0 += (ws.mass[k] * u0_b).squaredNorm();
+    f0 += to_vector(system.body_gravity(B.R, b)).squaredNorm();
+    g0 += to_vector(fictitious_force(rotate_inertia(system.body(b).inertia, B.R), B.w)).squaredNorm();
+  }
+  if (!std::isfinite(f0 + g0)) {
+    report.status = StepStatus::kNonFinite;
+    report.message =
+        std::string(who) + ": force at the start of the step (t = " + number_text(t, 4) + ") is not finite";
+    return true;
+  }
+
+  // r(u) body by body; fixed bodies keep u = 0 and r = 0 (the projection of the general solver).
+  auto residual = [&](const Eigen::VectorXd& u, Eigen::VectorXd& r) {
+    r.setZero(n);
+    for (Index b = 0; b < bodies; ++b) {
+      if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
+      const Index d = system.body_velocity_offset(b);
+      r.segment<6>(d) = ws.mass[static_cast<std::size_t>(b)] * (u.segment<6>(d) - ws.u0.segment<6>(d)) -
+                        h * body_force(system, in.q, b, u.segment<6>(d), h);
+    }
+    return r.allFinite();
+  };
+  ws.u = ws.u0;
+  if (!residual(ws.u, ws.r)) {
+    report.status = StepStatus::kNonFinite;
+    report.message =
+        std::string(who) + ": residual is not finite at the start velocity (t = " + number_text(t, 4) + ")";
+    return true;
+  }
+  double rnorm = ws.r.norm();
+  report.residual_norms.push_back(rnorm);
+  const double floor =
+      100.0 * std::numeric_limits<double>::epsilon() * (std::sqrt(Mu0) + h * std::sqrt(f0) + h * std::sqrt(g0));
+  report.tolerance = std::max({options.absolute_tolerance, options.relative_tolerance * rnorm, floor});
+  for (int k = 0;; ++k) {
+    report.residual_norm = rnorm;
+    if (rnorm <= report.tolerance) break;
+    const std::vector<double>& history = report.residual_norms;
+    if (k >= 2 && rnorm <= 1e-6 * history.front() && rnorm > 0.5 * history[k - 1]) break;  // round-off floor
+    if (k == options.max_iterations) return false;
+    for (Index b = 0; b < bodies; ++b) {
+      if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
+      const Index d = system.body_velocity_offset(b);
+      ws.u.segment<6>(d) -= ws.factors[static_cast<std::size_t>(b)].solve(ws.r.segment<6>(d));
+    }
+    ++report.iterations;
+    ++report.linear_solves;
+    if (!residual(ws.u, ws.r)) {
+      report.status = StepStatus::kNonFinite;
+      report.message = std::string(who) + ": residual is not finite at Newton iteration " + std::to_string(k) +
+                       " (t = " + number_text(t, 4) + ")";
+      return true;
+    }
+    const double next = ws.r.norm();
+    if (!(next <= (1.0 - options.armijo) * rnorm) && next > report.tolerance) return false;  // wants a line search
+    rnorm = next;
+    report.residual_norms.push_back(rnorm);
+  }
+  out.t = t + h;
+  out.u = ws.u;
+  system.advance_positions(in.q, ws.u, h, out.q);
+  if (!out.q.allFinite() || !out.u.allFinite()) {
+    report.status = StepStatus::kNonFinite;
+    report.message = std::string(who) + ": the new state at t = " + number_text(t + h, 4) + " is not finite";
+  }
+  return true;
+}
+
+}  // namespace sinew::integrators::detail

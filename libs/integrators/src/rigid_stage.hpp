@@ -1,0 +1,42 @@
+// Private to the integrators library: implicit Euler's velocity stage for rigid bodies under
+// gravity alone, solved body by body. No force couples two bodies there, so the stage matrix of
+// velocity_newton.hpp is block diagonal and its Newton iteration needs no sparse assembly, no
+// ordering and no global factorization: one 6x6 Cholesky factor per body per step.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <vector>
+
+#include "sinew/integrators/integrator.hpp"
+#include "sinew/integrators/newton_options.hpp"
+#include "sinew/model/mechanical_system.hpp"
+
+namespace sinew::integrators::detail {
+
+// Buffers of solve_rigid_stage, kept between steps so that a step allocates nothing.
+struct RigidStageWorkspace {
+  model::SystemState start;                                      // poses and twists at the start
+  std::vector<Eigen::Matrix<double, 6, 6>> mass;                 // each body's M_b(q0)
+  std::vector<Eigen::LLT<Eigen::Matrix<double, 6, 6>>> factors;  // their Cholesky factors
+  std::vector<char> fixed_dof, fixed_body;                       // fixed_velocity_dofs as flags
+  Eigen::VectorXd u0, u, r;                                      // start velocity, iterate, residual
+};
+
+// @p system as a MechanicalSystem when implicit Euler's stage can be solved body by body: rigid
+// bodies under gravity alone (MechanicalSystem::rigid_bodies_only) and a linear solver option of
+// kAuto or kBlockDiagonal (a solver asked for by name is used as asked); else null.
+const model::MechanicalSystem* rigid_stage_system(const model::DynamicalSystem& system, const NewtonOptions& options);
+
+// Implicit Euler's stage, r(u) = M(q0) (u - u0) - h f(q0 (+) h u, u) = 0 with f gravity plus the
+// fictitious (gyroscopic) force (ArtiSynth notes 0.9.2; velocity_newton.hpp with a = b = c = w =
+// c_end = 1), iterated as solve_velocity_stage does: Newton matrix M(q0) (dG/du and gravity's
+// O(h^2) stiffness of an offset centre of mass dropped), the same tolerance, round-off stop and
+// report. Returns true with @p report and @p out filled when it converged or hit numerical
+// trouble (kNonFinite); false, with nothing to use, when a body's DOFs are partly fixed or the
+// iteration stopped decreasing |r| or ran out of iterations: the caller then runs the general
+// solver, whose line search handles such steps.
+bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, const State& in, double h,
+                       const NewtonOptions& options, RigidStageWorkspace& ws, State& out, StepReport& report);
+
+}  // namespace sinew::integrators::detail

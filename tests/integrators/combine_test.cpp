@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <random>
 
 #include "sinew/core/error.hpp"
@@ -74,6 +75,15 @@ TEST(Combine, AnEmptyTermCountsAsZeroAndTheResultMustNotBeATerm) {
   CsrMatrix A;
   detail::combine(9, {{1.0, &M}, {2.0, &empty}}, false, A);
   EXPECT_TRUE(to_dense(A) == to_dense(M));
+  // A term of explicit zeros adds nothing, not even its pattern: one term left is copied scaled.
+  CsrMatrix zeros = random_csr(9, 0.3, false, rng);
+  std::fill(zeros.values.begin(), zeros.values.end(), 0.0);
+  detail::combine(9, {{2.0, &M}, {1.0, &zeros}}, false, A);
+  EXPECT_EQ(A.row_ptr, M.row_ptr);
+  EXPECT_EQ(A.col_idx, M.col_idx);
+  EXPECT_TRUE(to_dense(A) == 2.0 * to_dense(M));
+  detail::combine(9, {{2.0, &M}, {1.0, &zeros}}, true, A);
+  EXPECT_TRUE(to_dense(A) == Eigen::MatrixXd(to_dense(M) + to_dense(M).transpose()));
   CsrMatrix B = M;
   EXPECT_THROW(detail::combine(9, {{1.0, &M}, {1.0, &B}}, true, B), Error);
   const CsrMatrix wrong = random_csr(8, 0.3, true, rng);

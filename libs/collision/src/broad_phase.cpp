@@ -123,11 +123,12 @@ void BroadPhase::query_pairs_into(const std::vector<Aabb>& queries, double margi
 
 std::unique_ptr<BroadPhase> make_broad_phase(const std::string& name, const BroadPhaseOptions& params) {
   require(params.leaf_size >= 1,
-          "BroadPhaseOptions.leaf_size must be at least 1, got " + std::to_string(params.leaf_size));
+          [&] { return "BroadPhaseOptions.leaf_size must be at least 1, got " + std::to_string(params.leaf_size); });
   require(params.rebuild_ratio >= 1.0,
-          "BroadPhaseOptions.rebuild_ratio must be >= 1, got " + number_text(params.rebuild_ratio));
-  require(std::isfinite(params.cell_size) && params.cell_size >= 0.0,
-          "BroadPhaseOptions.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size));
+          [&] { return "BroadPhaseOptions.rebuild_ratio must be >= 1, got " + number_text(params.rebuild_ratio); });
+  require(std::isfinite(params.cell_size) && params.cell_size >= 0.0, [&] {
+    return "BroadPhaseOptions.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size);
+  });
   if (name == "bvh") return detail::make_bvh_broad_phase(params);
   if (name == "hash") return detail::make_hash_broad_phase(params);
   throw Error("unknown broad phase '" + name + "': expected one of \"bvh\", \"hash\"");

@@ -51,8 +51,9 @@ void ContactSet::push_back(const Contact& c) {
 }
 
 Contact ContactSet::at(Index i) const {
-  require(i >= 0 && i < size(),
-          "ContactSet::at: contact " + std::to_string(i) + " out of range [0, " + std::to_string(size()) + ")");
+  require(i >= 0 && i < size(), [&] {
+    return "ContactSet::at: contact " + std::to_string(i) + " out of range [0, " + std::to_string(size()) + ")";
+  });
   Contact c;
   c.kind = static_cast<ContactKind>(kind[i]);
   c.object_a = object_a[i];

@@ -76,26 +76,32 @@ void EdgeEdgeDetector::detect(const TetSurfaces& surfaces, const std::vector<Vec
   const Index n = static_cast<Index>(x.size());
   const std::vector<std::array<Index, 3>>& tris = surfaces.triangles;
   require(std::isfinite(margin) && margin >= 0.0,
-          "EdgeEdgeDetector::detect: margin must be finite and >= 0, got " + number_text(margin));
-  require(std::isfinite(sharp_angle) && sharp_angle >= 0.0 && sharp_angle <= 3.14159265358979323846,
-          "EdgeEdgeDetector::detect: sharp_angle must be in [0, pi] radians, got " + number_text(sharp_angle));
-  require(predicted == nullptr || predicted->size() == x.size(),
-          "EdgeEdgeDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")");
-  require(surfaces.vertex_body.size() == x.size(),
-          "EdgeEdgeDetector::detect: surfaces.vertex_body must have one entry per position (" + std::to_string(n) +
-              "), got " + std::to_string(surfaces.vertex_body.size()));
+          [&] { return "EdgeEdgeDetector::detect: margin must be finite and >= 0, got " + number_text(margin); });
+  require(std::isfinite(sharp_angle) && sharp_angle >= 0.0 && sharp_angle <= 3.14159265358979323846, [&] {
+    return "EdgeEdgeDetector::detect: sharp_angle must be in [0, pi] radians, got " + number_text(sharp_angle);
+  });
+  require(predicted == nullptr || predicted->size() == x.size(), [&] {
+    return "EdgeEdgeDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")";
+  });
+  require(surfaces.vertex_body.size() == x.size(), [&] {
+    return "EdgeEdgeDetector::detect: surfaces.vertex_body must have one entry per position (" + std::to_string(n) +
+           "), got " + std::to_string(surfaces.vertex_body.size());
+  });
   require(surfaces.triangle_body.size() == tris.size(),
           "EdgeEdgeDetector::detect: surfaces.triangle_body must have one entry per triangle");
-  require(
-      self_contact == nullptr || self_contact->size() == static_cast<std::size_t>(surfaces.bodies),
-      "EdgeEdgeDetector::detect: self_contact must have one entry per body (" + std::to_string(surfaces.bodies) + ")");
+  require(self_contact == nullptr || self_contact->size() == static_cast<std::size_t>(surfaces.bodies), [&] {
+    return "EdgeEdgeDetector::detect: self_contact must have one entry per body (" + std::to_string(surfaces.bodies) +
+           ")";
+  });
   const std::vector<Vec3>& y = predicted != nullptr ? *predicted : x;
   for (std::size_t t = 0; t < tris.size(); ++t)
     for (Index v : tris[t]) {
-      require(v >= 0 && v < n, "EdgeEdgeDetector::detect: triangle " + std::to_string(t) +
-                                   " has a vertex out of range, expected < " + std::to_string(n));
+      require(v >= 0 && v < n, [&] {
+        return "EdgeEdgeDetector::detect: triangle " + std::to_string(t) + " has a vertex out of range, expected < " +
+               std::to_string(n);
+      });
       require(is_finite(x[v]) && is_finite(y[v]),
-              "EdgeEdgeDetector::detect: vertex " + std::to_string(v) + " has a non-finite position");
+              [&] { return "EdgeEdgeDetector::detect: vertex " + std::to_string(v) + " has a non-finite position"; });
     }
   // The boundary edges and their faces, rebuilt only when the triangle list changes.
   if (w.keyed_copy != tris) {

@@ -211,22 +211,24 @@ ShapePairFunction shape_pair_function(ShapeType a, ShapeType b) {
 
 void check_shape(const ShapeInstance& s, const std::string& what) {
   const int t = static_cast<int>(s.shape.type);
-  require(t >= 0 && t < kTypes, what + ": unknown shape type " + std::to_string(t));
+  require(t >= 0 && t < kTypes, [&] { return what + ": unknown shape type " + std::to_string(t); });
   const double* z = s.shape.size;
   const std::string w = what + " (" + type_name(s.shape.type) + ")";
   switch (s.shape.type) {
     case ShapeType::kSphere:
-      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + number_text(z[0]));
+      require(z[0] > 0.0 && std::isfinite(z[0]), [&] { return w + ": radius must be > 0, got " + number_text(z[0]); });
       break;
     case ShapeType::kBox:
       for (int k = 0; k < 3; ++k) {
-        require(z[k] > 0.0 && std::isfinite(z[k]), w + ": half extents must be > 0, got " + number_text(z[k]));
+        require(z[k] > 0.0 && std::isfinite(z[k]),
+                [&] { return w + ": half extents must be > 0, got " + number_text(z[k]); });
       }
       break;
     case ShapeType::kCapsule:
     case ShapeType::kCylinder:
-      require(z[0] > 0.0 && std::isfinite(z[0]), w + ": radius must be > 0, got " + number_text(z[0]));
-      require(z[1] >= 0.0 && std::isfinite(z[1]), w + ": half length must be >= 0, got " + number_text(z[1]));
+      require(z[0] > 0.0 && std::isfinite(z[0]), [&] { return w + ": radius must be > 0, got " + number_text(z[0]); });
+      require(z[1] >= 0.0 && std::isfinite(z[1]),
+              [&] { return w + ": half length must be >= 0, got " + number_text(z[1]); });
       break;
     default:
       break;
@@ -235,8 +237,9 @@ void check_shape(const ShapeInstance& s, const std::string& what) {
   double err = 0.0;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) err = std::fmax(err, std::fabs(rtr(r, c) - (r == c ? 1.0 : 0.0)));
-  require(err < 1e-9 && determinant(s.pose.rotation) > 0.0,
-          w + ": pose rotation must be orthonormal with det +1 (|R^T R - I| = " + number_text(err) + ")");
+  require(err < 1e-9 && determinant(s.pose.rotation) > 0.0, [&] {
+    return w + ": pose rotation must be orthonormal with det +1 (|R^T R - I| = " + number_text(err) + ")";
+  });
   for (int k = 0; k < 3; ++k) {
     if (!(std::isfinite(s.pose.translation[k]) && std::isfinite(s.motion.linear[k]) &&
           std::isfinite(s.motion.angular[k])))
@@ -259,7 +262,7 @@ void NarrowPhase::point_grid_contacts(const MeshInstance& mesh, const std::vecto
   for (size_t i = 0; i < grids.size(); ++i) {
     const std::string w = "NarrowPhase::point_grid_contacts: grid " + std::to_string(i);
     require(grids[i].grid != nullptr && !grids[i].grid->values().empty(),
-            w + " must point to a built SignedDistanceGrid");
+            [&] { return w + " must point to a built SignedDistanceGrid"; });
     // The pose and motion checks of shapes apply unchanged; a sphere stands in for the grid.
     check_shape(ShapeInstance{grids[i].id, Shape{ShapeType::kSphere, {1, 0, 0}}, grids[i].pose, grids[i].motion}, w);
   }

@@ -62,9 +62,11 @@ PseudoNormals pseudo_normals(const std::vector<Vec3>& x, const Triangles& tris) 
 
 void SignedDistanceGrid::build(const std::vector<Vec3>& x, const Triangles& tris, const SdfGridOptions& params) {
   require(!tris.empty(), "SignedDistanceGrid::build: the mesh has no triangles");
-  require(std::isfinite(params.cell_size) && params.cell_size >= 0.0,
-          "SdfGridOptions.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size));
-  require(params.padding >= 1, "SdfGridOptions.padding must be at least 1, got " + std::to_string(params.padding));
+  require(std::isfinite(params.cell_size) && params.cell_size >= 0.0, [&] {
+    return "SdfGridOptions.cell_size must be finite and >= 0 (0: automatic), got " + number_text(params.cell_size);
+  });
+  require(params.padding >= 1,
+          [&] { return "SdfGridOptions.padding must be at least 1, got " + std::to_string(params.padding); });
   const std::vector<Aabb> boxes = triangle_boxes(x, tris);  // checks the indices, naming the triangle
   const PseudoNormals pn = pseudo_normals(x, tris);
   Aabb all = empty_aabb();
@@ -77,8 +79,10 @@ void SignedDistanceGrid::build(const std::vector<Vec3>& x, const Triangles& tris
     dims_[k] = static_cast<int>(std::ceil((all.hi[k] - all.lo[k]) / cell_)) + 2 * params.padding + 1;
   }
   const double nodes = double(dims_[0]) * dims_[1] * dims_[2];
-  require(nodes <= 1e9, "SignedDistanceGrid::build: " + number_text(nodes) +
-                            " grid nodes is too many; raise SdfGridOptions.cell_size");
+  require(nodes <= 1e9, [&] {
+    return "SignedDistanceGrid::build: " + number_text(nodes) +
+           " grid nodes is too many; raise SdfGridOptions.cell_size";
+  });
   Bvh bvh;
   bvh.build(boxes);
   values_.assign(static_cast<size_t>(nodes), 0.0);

@@ -87,13 +87,15 @@ void pseudo_normals(const std::vector<std::array<Index, 3>>& tris, const std::ve
 }  // namespace
 
 TetSurfaces tet_surfaces(const std::vector<Index>& tets, Index n_vertices) {
-  require(tets.size() % 4 == 0,
-          "tet_surfaces: tets must hold 4 indices per tetrahedron, got " + std::to_string(tets.size()) + " indices");
+  require(tets.size() % 4 == 0, [&] {
+    return "tet_surfaces: tets must hold 4 indices per tetrahedron, got " + std::to_string(tets.size()) + " indices";
+  });
   require(n_vertices >= 0, "tet_surfaces: n_vertices must be >= 0");
   for (std::size_t i = 0; i < tets.size(); ++i)
-    require(tets[i] >= 0 && tets[i] < n_vertices, "tet_surfaces: tets[" + std::to_string(i) +
-                                                      "] = " + std::to_string(tets[i]) +
-                                                      " is out of range, expected < " + std::to_string(n_vertices));
+    require(tets[i] >= 0 && tets[i] < n_vertices, [&] {
+      return "tet_surfaces: tets[" + std::to_string(i) + "] = " + std::to_string(tets[i]) +
+             " is out of range, expected < " + std::to_string(n_vertices);
+    });
   TetSurfaces s;
   // Bodies: union-find over the tets' vertices; numbered in order of their smallest vertex.
   std::vector<Index> parent(static_cast<std::size_t>(n_vertices));
@@ -170,33 +172,40 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
   const Index n = static_cast<Index>(x.size());
   const std::vector<std::array<Index, 3>>& tris = surfaces.triangles;
   require(std::isfinite(margin) && margin >= 0.0,
-          "VertexTriangleDetector::detect: margin must be finite and >= 0, got " + number_text(margin));
-  require(predicted == nullptr || predicted->size() == x.size(),
-          "VertexTriangleDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")");
-  require(surfaces.vertex_body.size() == x.size(),
-          "VertexTriangleDetector::detect: surfaces.vertex_body must have one entry per position (" +
-              std::to_string(n) + "), got " + std::to_string(surfaces.vertex_body.size()));
+          [&] { return "VertexTriangleDetector::detect: margin must be finite and >= 0, got " + number_text(margin); });
+  require(predicted == nullptr || predicted->size() == x.size(), [&] {
+    return "VertexTriangleDetector::detect: predicted must have one position per vertex (" + std::to_string(n) + ")";
+  });
+  require(surfaces.vertex_body.size() == x.size(), [&] {
+    return "VertexTriangleDetector::detect: surfaces.vertex_body must have one entry per position (" +
+           std::to_string(n) + "), got " + std::to_string(surfaces.vertex_body.size());
+  });
   require(surfaces.triangle_body.size() == tris.size(),
           "VertexTriangleDetector::detect: surfaces.triangle_body must have one entry per triangle");
   w.queries.assign(vertices.begin(), vertices.end());
   std::sort(w.queries.begin(), w.queries.end());
   w.queries.erase(std::unique(w.queries.begin(), w.queries.end()), w.queries.end());
   if (!w.queries.empty())
-    require(
-        w.queries.front() >= 0 && w.queries.back() < n,
-        "VertexTriangleDetector::detect: a query vertex is out of range, expected 0 <= vertex < " + std::to_string(n));
+    require(w.queries.front() >= 0 && w.queries.back() < n, [&] {
+      return "VertexTriangleDetector::detect: a query vertex is out of range, expected 0 <= vertex < " +
+             std::to_string(n);
+    });
   const std::vector<Vec3>& y = predicted != nullptr ? *predicted : x;
   auto check_vertex = [&](Index v, const char* what) {
-    require(is_finite(x[v]) && is_finite(y[v]), std::string("VertexTriangleDetector::detect: ") + what + " vertex " +
-                                                    std::to_string(v) + " has a non-finite position");
+    require(is_finite(x[v]) && is_finite(y[v]), [&] {
+      return std::string("VertexTriangleDetector::detect: ") + what + " vertex " + std::to_string(v) +
+             " has a non-finite position";
+    });
   };
   // Swept boxes: each primitive over its positions now and at the prediction.
   w.boxes.resize(tris.size());
   for (std::size_t t = 0; t < tris.size(); ++t) {
     Aabb box = empty_aabb();
     for (Index v : tris[t]) {
-      require(v >= 0 && v < n, "VertexTriangleDetector::detect: triangle " + std::to_string(t) +
-                                   " has a vertex out of range, expected < " + std::to_string(n));
+      require(v >= 0 && v < n, [&] {
+        return "VertexTriangleDetector::detect: triangle " + std::to_string(t) +
+               " has a vertex out of range, expected < " + std::to_string(n);
+      });
       check_vertex(v, "triangle");
       box = merge(merge(box, x[v]), y[v]);
     }
@@ -248,9 +257,10 @@ void VertexTriangleDetector::detect(const TetSurfaces& surfaces, const std::vect
     w.keyed_copy = tris;
   }
   if (self_contact != nullptr)
-    require(self_contact->size() == static_cast<std::size_t>(surfaces.bodies),
-            "VertexTriangleDetector::detect: self_contact must have one entry per body (" +
-                std::to_string(surfaces.bodies) + ")");
+    require(self_contact->size() == static_cast<std::size_t>(surfaces.bodies), [&] {
+      return "VertexTriangleDetector::detect: self_contact must have one entry per body (" +
+             std::to_string(surfaces.bodies) + ")";
+    });
   // A triangle next to v: one of its vertices is v or a neighbour of v (edges listed twice in
   // `neighbours` for a manifold edge are harmless).
   auto adjacent = [&](Index v, const std::array<Index, 3>& tri) {

@@ -23,12 +23,13 @@ CompliantTerms compliant_terms(const CompliantRow& row) {
 }
 
 void add_compliance(DelassusProblem& problem, Index i, const CompliantRow& row) {
-  require(i >= 0 && i < problem.rows(), "add_compliance: row " + std::to_string(i) + " is out of range");
+  require(i >= 0 && i < problem.rows(),
+          [&] { return "add_compliance: row " + std::to_string(i) + " is out of range"; });
   const std::vector<Index> offsets = block_offsets(problem.blocks);
   bool bilateral = false;
   for (std::size_t b = 0; b < problem.blocks.size(); ++b)
     if (offsets[b] == i) bilateral = problem.blocks[b].kind == BlockKind::kBilateral;
-  require(bilateral, "add_compliance: row " + std::to_string(i) + " is not a bilateral block");
+  require(bilateral, [&] { return "add_compliance: row " + std::to_string(i) + " is not a bilateral block"; });
   const CompliantTerms terms = compliant_terms(row);
   for (Index k = problem.W.row_ptr[i]; k < problem.W.row_ptr[i + 1]; ++k) {
     if (problem.W.col_idx[k] == i) {

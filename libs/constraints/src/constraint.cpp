@@ -7,6 +7,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/linalg/linear_solver.hpp"
 
 namespace sinew::constraints {
 
@@ -218,7 +219,8 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
     }
   }
   if (!any_compliant) g.compliance.resize(0);
-  g.validate();
+  require(g.w.allFinite(),
+          "assemble_step_problem: the constraint targets w overflowed (phi or target far out of range)");
   return g;
 }
 
@@ -231,6 +233,10 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
     return "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")";
   });
   rows.validate(A.rows);
+  // The problem is built from checked parts (the rows above, A here, H, w and the compliance by
+  // construction), so it is not validated again as a whole: only what A and v_free bring in.
+  for (double a : A.values) require(std::isfinite(a), "assemble_step_problem: A has a non-finite entry");
+  require_symmetric(A, "assemble_step_problem: A");  // and A's pattern
   const Index m = rows.rows();
   GlobalProblem g;
   g.M = A;
@@ -260,7 +266,10 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
   }
   if (!any_compliant) g.compliance.resize(0);
   g.blocks = rows.blocks;
-  g.validate();
+  require(g.f.allFinite() && g.w.allFinite(), [&] {
+    return std::string("assemble_step_problem: ") + (g.f.allFinite() ? "the constraint targets w" : "A v_free") +
+           " overflowed (v_free, phi or target far out of range)";
+  });
   return g;
 }
 

@@ -24,10 +24,12 @@ SolverReport ConstraintSolver::solve(const DelassusProblem& problem, Eigen::Vect
   problem.validate();
   check_supported(problem);
   if (r.size() == 0) r = Eigen::VectorXd::Zero(problem.rows());
-  require(r.size() == problem.rows(), name() + ": the warm start r must have " + std::to_string(problem.rows()) +
-                                          " entries, got " + std::to_string(r.size()));
+  require(r.size() == problem.rows(), [&] {
+    return name() + ": the warm start r must have " + std::to_string(problem.rows()) + " entries, got " +
+           std::to_string(r.size());
+  });
   for (Eigen::Index i = 0; i < r.size(); ++i)
-    require(std::isfinite(r[i]), name() + ": warm start entry " + std::to_string(i) + " is not finite");
+    require(std::isfinite(r[i]), [&] { return name() + ": warm start entry " + std::to_string(i) + " is not finite"; });
   return do_solve(problem, r);
 }
 

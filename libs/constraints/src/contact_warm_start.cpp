@@ -10,9 +10,10 @@ namespace sinew::constraints {
 
 void carry_contact_impulses(const std::vector<KeyedContactFrame>& prev, const std::vector<double>& r_prev,
                             const std::vector<KeyedContactFrame>& next, double* r0) {
-  require(r_prev.size() == 3 * prev.size(),
-          "carry_contact_impulses: r_prev must have 3 entries per previous contact (" +
-              std::to_string(3 * prev.size()) + "), got " + std::to_string(r_prev.size()));
+  require(r_prev.size() == 3 * prev.size(), [&] {
+    return "carry_contact_impulses: r_prev must have 3 entries per previous contact (" +
+           std::to_string(3 * prev.size()) + "), got " + std::to_string(r_prev.size());
+  });
   std::size_t p = 0;
   for (std::size_t j = 0; j < next.size(); ++j) {
     const KeyedContactFrame& c = next[j];

@@ -16,7 +16,8 @@ namespace {
 Vec3 unit_direction(const Vec3& pa, const Vec3& pb, const std::string& who) {
   const Vec3 d = pb - pa;
   const double len = norm(d);
-  require(len > 1e-12, who + ": the two points coincide, so the row has no direction; expected them apart");
+  require(len > 1e-12,
+          [&] { return who + ": the two points coincide, so the row has no direction; expected them apart"; });
   return (1.0 / len) * d;
 }
 

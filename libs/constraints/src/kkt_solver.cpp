@@ -15,9 +15,10 @@ KktSolver::~KktSolver() = default;
 
 void KktSolver::check_supported(const DelassusProblem& problem) const {
   for (std::size_t b = 0; b < problem.blocks.size(); ++b)
-    require(problem.blocks[b].kind == BlockKind::kBilateral,
-            "kkt: block " + std::to_string(b) + " is " + to_string(problem.blocks[b].kind) +
-                "; the direct KKT solver handles bilateral-only problems (use PgsSolver or NewtonSolver)");
+    require(problem.blocks[b].kind == BlockKind::kBilateral, [&] {
+      return "kkt: block " + std::to_string(b) + " is " + to_string(problem.blocks[b].kind) +
+             "; the direct KKT solver handles bilateral-only problems (use PgsSolver or NewtonSolver)";
+    });
   require_symmetric_w(problem, "kkt", "NewtonSolver or PgsSolver");  // it factors W by LDL^T
 }
 

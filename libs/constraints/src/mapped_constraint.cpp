@@ -19,7 +19,7 @@ MappedConstraint::MappedConstraint(std::shared_ptr<const model::MappedPoints> po
 
 void MappedConstraint::check(const model::MechanicalSystem& system) const {
   require(&system == &points_->system(),
-          name() + ": its points are mapped from another MechanicalSystem than the one it constrains");
+          [&] { return name() + ": its points are mapped from another MechanicalSystem than the one it constrains"; });
 }
 
 void MappedConstraint::add_rows(const model::MechanicalSystem& /*system*/, const model::SystemState& s,

@@ -7,15 +7,17 @@
 namespace sinew::constraints {
 
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r) {
-  require(r.size() == problem.rows(), "natural_map_error: r must have " + std::to_string(problem.rows()) +
-                                          " entries, got " + std::to_string(r.size()));
+  require(r.size() == problem.rows(), [&] {
+    return "natural_map_error: r must have " + std::to_string(problem.rows()) + " entries, got " +
+           std::to_string(r.size());
+  });
   const Eigen::VectorXd u = to_eigen(problem.W) * r + problem.q;
   return natural_map_error(problem, r, u);
 }
 
 NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
   require(r.size() == problem.rows() && u.size() == problem.rows(),
-          "natural_map_error: r and u must have " + std::to_string(problem.rows()) + " entries");
+          [&] { return "natural_map_error: r and u must have " + std::to_string(problem.rows()) + " entries"; });
   double sum = 0.0;
   Index row = 0;
   for (const ConstraintBlock& block : problem.blocks) {  // fixed order: deterministic sum

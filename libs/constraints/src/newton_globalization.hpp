@@ -20,28 +20,34 @@ namespace sinew::constraints::detail {
 template <class Options>
 void check_globalization(const std::string& who, const Options& o) {
   require(o.stop.max_iterations >= 1,
-          who + ": stop.max_iterations must be >= 1, got " + std::to_string(o.stop.max_iterations));
+          [&] { return who + ": stop.max_iterations must be >= 1, got " + std::to_string(o.stop.max_iterations); });
   require(o.stop.tolerance >= 0.0 && std::isfinite(o.stop.tolerance),
-          who + ": stop.tolerance must be finite and >= 0, got " + number_text(o.stop.tolerance));
-  require(o.globalization.line_search_steps >= 0, who + ": globalization.line_search_steps must be >= 0, got " +
-                                                      std::to_string(o.globalization.line_search_steps));
-  require(o.globalization.proximal >= 0.0 && std::isfinite(o.globalization.proximal),
-          who + ": globalization.proximal must be finite and >= 0, got " + number_text(o.globalization.proximal));
-  require(o.globalization.proximal_growth >= 1.0 && std::isfinite(o.globalization.proximal_growth),
-          who + ": globalization.proximal_growth must be finite and >= 1, got " +
-              number_text(o.globalization.proximal_growth));
-  require(o.globalization.proximal_range >= 1.0 && std::isfinite(o.globalization.proximal_range),
-          who + ": globalization.proximal_range must be finite and >= 1, got " +
-              number_text(o.globalization.proximal_range));
+          [&] { return who + ": stop.tolerance must be finite and >= 0, got " + number_text(o.stop.tolerance); });
+  require(o.globalization.line_search_steps >= 0, [&] {
+    return who + ": globalization.line_search_steps must be >= 0, got " +
+           std::to_string(o.globalization.line_search_steps);
+  });
+  require(o.globalization.proximal >= 0.0 && std::isfinite(o.globalization.proximal), [&] {
+    return who + ": globalization.proximal must be finite and >= 0, got " + number_text(o.globalization.proximal);
+  });
+  require(o.globalization.proximal_growth >= 1.0 && std::isfinite(o.globalization.proximal_growth), [&] {
+    return who + ": globalization.proximal_growth must be finite and >= 1, got " +
+           number_text(o.globalization.proximal_growth);
+  });
+  require(o.globalization.proximal_range >= 1.0 && std::isfinite(o.globalization.proximal_range), [&] {
+    return who + ": globalization.proximal_range must be finite and >= 1, got " +
+           number_text(o.globalization.proximal_range);
+  });
 }
 
 /// Throws sinew::Error, naming @p who and the block, when @p problem has a box-friction block: the
 /// NCP functions of both Newton solvers model circular cones only.
 inline void check_no_box_friction(const std::string& who, const DelassusProblem& problem) {
   for (std::size_t b = 0; b < problem.blocks.size(); ++b)
-    require(problem.blocks[b].kind != BlockKind::kContactBoxFriction,
-            who + ": block " + std::to_string(b) +
-                " uses box friction, which the NCP functions do not model; use PgsSolver or a circular cone");
+    require(problem.blocks[b].kind != BlockKind::kContactBoxFriction, [&] {
+      return who + ": block " + std::to_string(b) +
+             " uses box friction, which the NCP functions do not model; use PgsSolver or a circular cone";
+    });
 }
 
 /// The factor lambda of the proximal shift: it starts at the options' proximal, grows by

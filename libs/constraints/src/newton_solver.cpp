@@ -308,7 +308,7 @@ NewtonSolver::NewtonSolver(Backend& backend, const NewtonOptions& options)
     : backend_(&backend), options_(options), krylov_(std::make_unique<BiCgStab>(backend)) {
   detail::check_globalization("NewtonSolver", options);
   require(options.merit_memory >= 0,
-          "NewtonSolver: merit_memory must be >= 0, got " + std::to_string(options.merit_memory));
+          [&] { return "NewtonSolver: merit_memory must be >= 0, got " + std::to_string(options.merit_memory); });
 }
 
 NewtonSolver::~NewtonSolver() = default;

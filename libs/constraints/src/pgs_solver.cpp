@@ -11,7 +11,7 @@ namespace sinew::constraints {
 
 PgsSolver::PgsSolver(const PgsOptions& options) : options_(options) {
   require(options.relaxation > 0.0 && options.relaxation < 2.0,
-          "PgsSolver: relaxation must lie in (0, 2), got " + number_text(options.relaxation));
+          [&] { return "PgsSolver: relaxation must lie in (0, 2), got " + number_text(options.relaxation); });
   require(options.stop.max_iterations >= 1, "PgsSolver: max_iterations must be >= 1");
 }
 

@@ -44,14 +44,15 @@ PrescribedMotion::PrescribedMotion(std::string name, Index body, TwistProfile pr
 void PrescribedMotion::check(const model::MechanicalSystem& system) const {
   system.check_body(body_, name_);
   require(is_finite(profile_.velocity) && is_finite(profile_.angular_velocity),
-          name_ + ": the prescribed velocity must be finite");
+          [&] { return name_ + ": the prescribed velocity must be finite"; });
   for (std::size_t k = 0; k < profile_.changes.size(); ++k) {
     const TwistChange& c = profile_.changes[k];
     require(std::isfinite(c.time) && is_finite(c.velocity) && is_finite(c.angular_velocity),
-            name_ + ": change " + std::to_string(k) + " must have a finite time and twist");
-    require(k == 0 || c.time > profile_.changes[k - 1].time,
-            name_ + ": change " + std::to_string(k) + " at t = " + number_text(c.time) +
-                " is not after the one before; expected increasing times");
+            [&] { return name_ + ": change " + std::to_string(k) + " must have a finite time and twist"; });
+    require(k == 0 || c.time > profile_.changes[k - 1].time, [&] {
+      return name_ + ": change " + std::to_string(k) + " at t = " + number_text(c.time) +
+             " is not after the one before; expected increasing times";
+    });
   }
 }
 

@@ -83,11 +83,12 @@ SapSolver::SapSolver(const SapOptions& options) : options_(options) {
 SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) {
   p.validate();
   for (std::size_t b = 0; b < p.blocks.size(); ++b)
-    require(p.blocks[b].kind != BlockKind::kContactBoxFriction,
-            "sap: block " + std::to_string(b) + " uses box friction; the convex approximation needs a circular cone");
+    require(p.blocks[b].kind != BlockKind::kContactBoxFriction, [&] {
+      return "sap: block " + std::to_string(b) + " uses box friction; the convex approximation needs a circular cone";
+    });
   const Index n = p.velocities(), m = p.rows();
   require(solution.r.size() == 0 || solution.r.size() == m,
-          "sap: the warm start r must be empty or have " + std::to_string(m) + " entries");
+          [&] { return "sap: the warm start r must be empty or have " + std::to_string(m) + " entries"; });
   const std::vector<Index> offsets = block_offsets(p.blocks);
   const ColSparse M = ColSparse(to_eigen(p.M));
   const ColSparse H = ColSparse(to_eigen(p.H));               // (n x m) FCLIB's H = J^T

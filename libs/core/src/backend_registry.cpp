@@ -5,12 +5,12 @@
 namespace sinew {
 
 void BackendRegistry::add(const std::string& name, Factory factory, Probe probe, std::string origin) {
-  require(find(name) == nullptr, "backend '" + name + "' registered twice");
+  require(find(name) == nullptr, [&] { return "backend '" + name + "' registered twice"; });
   entries_.push_back(Entry{name, std::move(factory), std::move(probe), {}, std::move(origin)});
 }
 
 void BackendRegistry::add_absent(const std::string& name, const std::string& requirement) {
-  require(find(name) == nullptr, "backend '" + name + "' registered twice");
+  require(find(name) == nullptr, [&] { return "backend '" + name + "' registered twice"; });
   entries_.push_back(Entry{name, {}, {}, requirement, {}});
 }
 

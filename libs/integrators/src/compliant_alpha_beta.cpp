@@ -10,9 +10,9 @@ namespace sinew::integrators {
 
 void CompliantAlphaBetaOptions::validate() const {
   require(std::isfinite(alpha) && alpha >= 0.0 && alpha <= 1.0,
-          "CompliantAlphaBetaOptions: alpha must be in [0, 1], got " + number_text(alpha));
+          [&] { return "CompliantAlphaBetaOptions: alpha must be in [0, 1], got " + number_text(alpha); });
   require(std::isfinite(beta) && beta >= 0.0 && beta <= 1.0,
-          "CompliantAlphaBetaOptions: beta must be in [0, 1], got " + number_text(beta));
+          [&] { return "CompliantAlphaBetaOptions: beta must be in [0, 1], got " + number_text(beta); });
   newton.validate();
 }
 

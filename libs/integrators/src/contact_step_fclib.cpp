@@ -12,9 +12,10 @@ constraints::FclibGlobalProblem to_fclib_global(const constraints::GlobalProblem
   constraints::FclibGlobalProblem g;
   g.mu.resize(static_cast<Index>(problem.blocks.size()));
   for (std::size_t b = 0; b < problem.blocks.size(); ++b) {
-    require(problem.blocks[b].kind == constraints::BlockKind::kContact,
-            "to_fclib_global: block " + std::to_string(b) + " is a " + constraints::to_string(problem.blocks[b].kind) +
-                " block; FCLIB global problems hold circular-cone contacts only");
+    require(problem.blocks[b].kind == constraints::BlockKind::kContact, [&] {
+      return "to_fclib_global: block " + std::to_string(b) + " is a " + constraints::to_string(problem.blocks[b].kind) +
+             " block; FCLIB global problems hold circular-cone contacts only";
+    });
     g.mu[static_cast<Index>(b)] = problem.blocks[b].mu;
   }
   require(problem.compliance.size() == 0 || problem.compliance.cwiseAbs().maxCoeff() == 0.0,
@@ -37,10 +38,10 @@ void write_step_fclib(const std::string& path, const constraints::GlobalProblem&
     constraints::write_fclib_global(path, g);
     return;
   }
-  require(v.size() == problem.velocities() && r.size() == problem.rows(),
-          "write_step_fclib: the solution needs v (" + std::to_string(problem.velocities()) + ") and r (" +
-              std::to_string(problem.rows()) + "), got " + std::to_string(v.size()) + " and " +
-              std::to_string(r.size()));
+  require(v.size() == problem.velocities() && r.size() == problem.rows(), [&] {
+    return "write_step_fclib: the solution needs v (" + std::to_string(problem.velocities()) + ") and r (" +
+           std::to_string(problem.rows()) + "), got " + std::to_string(v.size()) + " and " + std::to_string(r.size());
+  });
   constraints::FclibSolution solution;
   solution.v = v;
   solution.r = r;

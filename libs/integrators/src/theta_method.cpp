@@ -31,9 +31,9 @@ ThetaOptions ThetaOptions::preset(ThetaPreset preset) {
 
 void ThetaOptions::validate() const {
   auto in_unit = [](double x) { return std::isfinite(x) && x >= 0.0 && x <= 1.0; };
-  require(in_unit(theta_q), "ThetaOptions: theta_q must be in [0, 1], got " + number_text(theta_q));
-  require(in_unit(theta_v), "ThetaOptions: theta_v must be in [0, 1], got " + number_text(theta_v));
-  require(in_unit(theta_vq), "ThetaOptions: theta_vq must be in [0, 1], got " + number_text(theta_vq));
+  require(in_unit(theta_q), [&] { return "ThetaOptions: theta_q must be in [0, 1], got " + number_text(theta_q); });
+  require(in_unit(theta_v), [&] { return "ThetaOptions: theta_v must be in [0, 1], got " + number_text(theta_v); });
+  require(in_unit(theta_vq), [&] { return "ThetaOptions: theta_vq must be in [0, 1], got " + number_text(theta_vq); });
   require(gyroscopic == GyroscopicTreatment::kExplicit || gyroscopic == GyroscopicTreatment::kImplicit,
           "ThetaOptions: gyroscopic must be kExplicit or kImplicit");
   newton.validate();

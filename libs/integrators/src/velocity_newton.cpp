@@ -109,19 +109,40 @@ void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& te
     require_square(*term.second, n, "combine() term");
     require(term.second != &A, [] { return std::string("combine(): the result must not be one of the terms"); });
   }
+  // Terms that add nothing: a zero scale, no entries, or explicit zeros only (the gravity
+  // stiffness of bodies framed at their centre of mass, say).
+  auto adds_something = [](const std::pair<double, const CsrMatrix*>& term) {
+    if (term.first == 0.0) return false;
+    for (double v : term.second->values)
+      if (v != 0.0) return true;
+    return false;
+  };
+  const std::pair<double, const CsrMatrix*>* only = nullptr;
+  int active = 0;
+  for (const auto& term : terms)
+    if (adds_something(term)) ++active, only = &term;
   // The sum straight into A, whose storage is reused from call to call.
   A.rows = A.cols = n;
+  std::vector<Index> cursor;
+  if (active == 1) {
+    // One term (the mass matrix of rigid bodies alone): its pattern as it is, values scaled.
+    const auto& [scale, B] = *only;
+    A.row_ptr = B->row_ptr;
+    A.col_idx = B->col_idx;
+    A.values.resize(B->values.size());
+    for (std::size_t k = 0; k < A.values.size(); ++k) A.values[k] = scale * B->values[k];
+    if (!symmetrize || symmetrize_in_place(A, cursor)) return;
+  }
   A.row_ptr.assign(1, 0);
   A.col_idx.clear();
   A.values.clear();
   std::vector<Index> at(static_cast<std::size_t>(n), -1);
   for (Index i = 0; i < n; ++i) {
     const Index begin = static_cast<Index>(A.col_idx.size());
-    for (const auto& [scale, B] : terms)
-      if (scale != 0.0 && B->nnz() > 0) add_row(*B, i, scale, at, A);
+    for (const auto& term : terms)
+      if (adds_something(term)) add_row(*term.second, i, term.first, at, A);
     finish_row(begin, at, A);
   }
-  std::vector<Index> cursor;
   if (!symmetrize || symmetrize_in_place(A, cursor)) return;
   // A pattern that is not symmetric: (C + C^T) / 2 over the union of both patterns.
   const CsrMatrix sum = std::move(A);
@@ -185,8 +206,10 @@ const std::vector<Index>& checked_fixed_dofs(const model::DynamicalSystem& syste
   const std::vector<Index>& fixed = system.fixed_velocity_dofs();
   const Index n = system.num_velocities();
   for (Index i : fixed)
-    require(i >= 0 && i < n, std::string(who) + ": fixed_velocity_dofs() holds " + std::to_string(i) +
-                                 ", outside [0, " + std::to_string(n) + ")");
+    require(i >= 0 && i < n, [&] {
+      return std::string(who) + ": fixed_velocity_dofs() holds " + std::to_string(i) + ", outside [0, " +
+             std::to_string(n) + ")";
+    });
   return fixed;
 }
 

@@ -16,7 +16,7 @@ AssemblyPlan::AssemblyPlan(Index rows, Index cols, const std::vector<Position>& 
     : rows_(rows), cols_(cols), width_(width) {
   require(rows >= 0 && cols >= 0, "AssemblyPlan: negative dimensions");
   require(width == 1 || width == 9,
-          "AssemblyPlan: width must be 1 (scalar) or 9 (3x3 block), got " + std::to_string(width));
+          [&] { return "AssemblyPlan: width must be 1 (scalar) or 9 (3x3 block), got " + std::to_string(width); });
   const std::size_t m = positions.size();
   for (std::size_t k = 0; k < m; ++k) {
     const Position& p = positions[k];

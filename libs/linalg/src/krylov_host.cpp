@@ -14,12 +14,17 @@ template <class Solver>
 KrylovResult solve_on(const char* who, Backend& backend, const CsrMatrix& A, const Eigen::VectorXd& b,
                       Eigen::VectorXd& x, const KrylovOptions& options, const Eigen::VectorXd* inverse_diagonal) {
   const Index n = A.rows;
-  require(A.cols == n, std::string(who) + ": expected a square matrix, got " + std::to_string(A.rows) + " x " +
-                           std::to_string(A.cols));
-  require(b.size() == n,
-          std::string(who) + ": b has " + std::to_string(b.size()) + " entries, expected " + std::to_string(n));
-  require(x.size() == 0 || x.size() == n, std::string(who) + ": x has " + std::to_string(x.size()) +
-                                              " entries, expected " + std::to_string(n) + " (or 0: start from zero)");
+  require(A.cols == n, [&] {
+    return std::string(who) + ": expected a square matrix, got " + std::to_string(A.rows) + " x " +
+           std::to_string(A.cols);
+  });
+  require(b.size() == n, [&] {
+    return std::string(who) + ": b has " + std::to_string(b.size()) + " entries, expected " + std::to_string(n);
+  });
+  require(x.size() == 0 || x.size() == n, [&] {
+    return std::string(who) + ": x has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n) +
+           " (or 0: start from zero)";
+  });
   if (inverse_diagonal && inverse_diagonal->size() != n)
     throw Error(std::string(who) + ": the inverse diagonal has " + std::to_string(inverse_diagonal->size()) +
                 " entries, expected " + std::to_string(n));

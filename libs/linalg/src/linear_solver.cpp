@@ -16,18 +16,24 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
   double scale = 0.0;
   for (double v : A.values) scale = std::max(scale, std::fabs(v));
   // Every (i, j) must meet (j, i) with the same value; an entry not stored reads as 0.
+  const double tolerance = relative_tolerance * scale;
+  Index bad_lower = -2, bad_upper = -2, bad_i = 0, bad_j = 0;
   std::vector<Index> cursor;
   for_each_mirror_pair(A, cursor, [&](Index i, Index j, Index lower, Index upper) {
     const double a = lower >= 0 ? A.values[static_cast<std::size_t>(lower)] : 0.0;
     const double b = upper >= 0 ? A.values[static_cast<std::size_t>(upper)] : 0.0;
-    if (std::fabs(a - b) <= relative_tolerance * scale) return;
-    // Name the stored entry first: (i, j) when it is stored, else (j, i).
-    const bool named_lower = lower >= 0;
-    const Index r = named_lower ? i : j, c = named_lower ? j : i;
-    throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(r) + ", " +
-                std::to_string(c) + ") = " + number_text(named_lower ? a : b) + " while (" + std::to_string(c) + ", " +
-                std::to_string(r) + ") = " + number_text(named_lower ? b : a));
+    if (std::fabs(a - b) <= tolerance || bad_lower != -2) return;
+    bad_lower = lower, bad_upper = upper, bad_i = i, bad_j = j;  // the first, reported below
   });
+  if (bad_lower == -2) return;
+  // Name the stored entry first: (i, j) when it is stored, else (j, i).
+  auto value = [&](Index k) { return k >= 0 ? A.values[static_cast<std::size_t>(k)] : 0.0; };
+  const bool named_lower = bad_lower >= 0;
+  const Index r = named_lower ? bad_i : bad_j, c = named_lower ? bad_j : bad_i;
+  const double named = value(named_lower ? bad_lower : bad_upper), mirror = value(named_lower ? bad_upper : bad_lower);
+  throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(r) + ", " +
+              std::to_string(c) + ") = " + number_text(named) + " while (" + std::to_string(c) + ", " +
+              std::to_string(r) + ") = " + number_text(mirror));
 }
 
 void LinearSolver::check_matrix(const CsrMatrix& A) const {

@@ -12,8 +12,10 @@ namespace sinew {
 
 std::vector<Index> elimination_tree(const CsrMatrix& A, const std::vector<Index>& perm) {
   const Index n = A.rows;
-  require(static_cast<Index>(perm.size()) == n, "elimination_tree: permutation has " + std::to_string(perm.size()) +
-                                                    " entries, expected " + std::to_string(n));
+  require(static_cast<Index>(perm.size()) == n, [&] {
+    return "elimination_tree: permutation has " + std::to_string(perm.size()) + " entries, expected " +
+           std::to_string(n);
+  });
   std::vector<Index> iperm(static_cast<std::size_t>(n), -1);
   for (Index k = 0; k < n; ++k) {
     require(perm[k] >= 0 && perm[k] < n && iperm[perm[k]] == -1, "elimination_tree: perm is not a permutation");

@@ -246,7 +246,7 @@ template class FemField<MembraneElements>;
 void BendingField::add(const MechanicalSystem& system, const std::array<Index, 4>& nodes, double stiffness) {
   const std::string what = "BendingField::add: hinge " + std::to_string(nodes_.size());
   require(stiffness >= 0.0 && std::isfinite(stiffness),
-          what + ": stiffness must be finite and >= 0, got " + number_text(stiffness));
+          [&] { return what + ": stiffness must be finite and >= 0, got " + number_text(stiffness); });
   double X[12];
   rest_positions(system, nodes, what, X);
   BendingHinge h{};

@@ -36,8 +36,10 @@ Eigen::Matrix<double, 12, 12> frame_rotations(const RigidState& A, const RigidSt
 
 void FrameSpringField::add(Index a, Index b, const FrameSpring& spring) {
   validate(spring);
-  require(a != b, "FrameSpringField::add: spring " + std::to_string(springs_.size()) + " joins body " +
-                      std::to_string(a) + " to itself");
+  require(a != b, [&] {
+    return "FrameSpringField::add: spring " + std::to_string(springs_.size()) + " joins body " + std::to_string(a) +
+           " to itself";
+  });
   springs_.push_back(Spring{a, b, spring});
 }
 

@@ -27,7 +27,7 @@ Eigen::MatrixXd lever_stiffness(const MappedTerms& T, const Eigen::VectorXd& f, 
 
 void require_system(const MappedPoints& points, const MechanicalSystem& system, const std::string& field) {
   require(&system == &points.system(),
-          field + ": its points are mapped from another MechanicalSystem than the one it is added to");
+          [&] { return field + ": its points are mapped from another MechanicalSystem than the one it is added to"; });
 }
 
 bool has_body_term(const MappedPoint& p) {
@@ -41,13 +41,15 @@ bool has_body_term(const MappedPoint& p) {
 MappedMassField::MappedMassField(std::shared_ptr<const MappedPoints> points, std::vector<double> masses)
     : points_(std::move(points)), masses_(std::move(masses)) {
   require(points_ != nullptr, "MappedMassField: no points");
-  require(static_cast<Index>(masses_.size()) == points_->size(),
-          "MappedMassField: " + std::to_string(masses_.size()) + " masses for the " + std::to_string(points_->size()) +
-              " " + points_->name());
+  require(static_cast<Index>(masses_.size()) == points_->size(), [&] {
+    return "MappedMassField: " + std::to_string(masses_.size()) + " masses for the " + std::to_string(points_->size()) +
+           " " + points_->name();
+  });
   for (std::size_t i = 0; i < masses_.size(); ++i)
-    require(std::isfinite(masses_[i]) && masses_[i] > 0.0, "MappedMassField: the mass of " + points_->name() +
-                                                               " point " + std::to_string(i) + " is " +
-                                                               number_text(masses_[i]) + "; expected finite and > 0");
+    require(std::isfinite(masses_[i]) && masses_[i] > 0.0, [&] {
+      return "MappedMassField: the mass of " + points_->name() + " point " + std::to_string(i) + " is " +
+             number_text(masses_[i]) + "; expected finite and > 0";
+    });
 }
 
 void MappedMassField::check(const MechanicalSystem& system) const { require_system(*points_, system, name()); }

@@ -40,11 +40,13 @@ MappedPoints::MappedPoints(const MechanicalSystem& system, std::vector<MappedPoi
   system.evaluate_state(0.0, system.initial_positions(), system.initial_velocities(), s);
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const std::string what = name_ + " point " + std::to_string(i);
-    require(!points_[i].empty(), what + ": has no term (expected a weighted sum of at least one point)");
+    require(!points_[i].empty(),
+            [&] { return what + ": has no term (expected a weighted sum of at least one point)"; });
     Vec3 x{{0, 0, 0}};
     for (std::size_t k = 0; k < points_[i].size(); ++k) {
       const WeightedPoint& t = points_[i][k];
-      require(std::isfinite(t.weight), what + ", term " + std::to_string(k) + ": the weight is not finite");
+      require(std::isfinite(t.weight),
+              [&] { return what + ", term " + std::to_string(k) + ": the weight is not finite"; });
       system.check_point(t.point, what + ", term " + std::to_string(k));
       x = x + t.weight * point_kinematics(s, t.point).x;
     }
@@ -144,9 +146,10 @@ MappedPoint compose(const MappedPoint& outer, const MappedPoints& inner) {
         out.push_back(t);
         break;
       case PointRef::Kind::kParticle:
-        require(t.point.index >= 0 && t.point.index < inner.size(),
-                "compose: particle " + std::to_string(t.point.index) + " is not a point of " + inner.name() + " (" +
-                    std::to_string(inner.size()) + " points)");
+        require(t.point.index >= 0 && t.point.index < inner.size(), [&] {
+          return "compose: particle " + std::to_string(t.point.index) + " is not a point of " + inner.name() + " (" +
+                 std::to_string(inner.size()) + " points)";
+        });
         for (const WeightedPoint& u : inner.points()[t.point.index]) out.push_back({u.point, t.weight * u.weight});
         break;
       case PointRef::Kind::kBody:

@@ -77,8 +77,9 @@ void SubsetMapping::do_jacobian_rate_times(const SystemState& /*s*/, Eigen::Vect
 MappedPoint rigid_point(Index b, const Vec3& local) { return MappedPoint{WeightedPoint{body_point(b, local), 1.0}}; }
 
 BodyFrame frame_in_frame(const BodyFrame& parent, const Vec3& p, const Quaternion& r) {
-  require(std::abs(norm(r) - 1.0) <= 1e-9,
-          "frame_in_frame: the orientation must be a unit quaternion, its norm is " + number_text(norm(r)));
+  require(std::abs(norm(r) - 1.0) <= 1e-9, [&] {
+    return "frame_in_frame: the orientation must be a unit quaternion, its norm is " + number_text(norm(r));
+  });
   return BodyFrame{parent.body, parent.p + rotate(parent.r, p), parent.r * r};
 }
 
@@ -87,9 +88,10 @@ MappedPoint frame_point(const BodyFrame& frame, const Vec3& local) {
 }
 
 MappedPoint barycentric_point(const std::vector<Index>& particles, const std::vector<double>& weights) {
-  require(particles.size() == weights.size() && !particles.empty(),
-          "barycentric_point: " + std::to_string(particles.size()) + " particles and " +
-              std::to_string(weights.size()) + " weights; expected the same positive number");
+  require(particles.size() == weights.size() && !particles.empty(), [&] {
+    return "barycentric_point: " + std::to_string(particles.size()) + " particles and " +
+           std::to_string(weights.size()) + " weights; expected the same positive number";
+  });
   MappedPoint p;
   for (std::size_t k = 0; k < particles.size(); ++k)
     p.push_back(WeightedPoint{particle_point(particles[k]), weights[k]});
@@ -100,10 +102,11 @@ PointMapping::PointMapping(const MechanicalSystem& system, std::vector<MappedPoi
     : Mapping(system), points_(std::move(points)) {
   for (std::size_t k = 0; k < points_.size(); ++k) {
     const std::string what = "PointMapping: point " + std::to_string(k);
-    require(!points_[k].empty(), what + " has no terms");
+    require(!points_[k].empty(), [&] { return what + " has no terms"; });
     for (std::size_t j = 0; j < points_[k].size(); ++j) {
       system.check_point(points_[k][j].point, what + ", term " + std::to_string(j));
-      require(std::isfinite(points_[k][j].weight), what + ", term " + std::to_string(j) + ": weight is not finite");
+      require(std::isfinite(points_[k][j].weight),
+              [&] { return what + ", term " + std::to_string(j) + ": weight is not finite"; });
     }
   }
 }
@@ -145,7 +148,8 @@ FrameMapping::FrameMapping(const MechanicalSystem& system, std::vector<BodyFrame
   for (std::size_t k = 0; k < frames_.size(); ++k) {
     const std::string what = "FrameMapping: frame " + std::to_string(k);
     system.check_point(body_point(frames_[k].body, frames_[k].p), what);
-    require(std::fabs(norm(frames_[k].r) - 1.0) <= 1e-9, what + ": orientation must be a unit quaternion");
+    require(std::fabs(norm(frames_[k].r) - 1.0) <= 1e-9,
+            [&] { return what + ": orientation must be a unit quaternion"; });
   }
 }
 

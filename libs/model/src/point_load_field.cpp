@@ -11,13 +11,13 @@ namespace sinew::model {
 
 void PointLoadField::add(const PointRef& point, const Vec3& force) {
   require(std::isfinite(force[0]) && std::isfinite(force[1]) && std::isfinite(force[2]),
-          "PointLoadField::add: load " + std::to_string(loads_.size()) + " has a non-finite force");
+          [&] { return "PointLoadField::add: load " + std::to_string(loads_.size()) + " has a non-finite force"; });
   loads_.push_back(Load{point, force, {}});
 }
 
 void PointLoadField::add(const PointRef& point, ForceHistory history) {
   require(static_cast<bool>(history),
-          "PointLoadField::add: load " + std::to_string(loads_.size()) + " has an empty force history");
+          [&] { return "PointLoadField::add: load " + std::to_string(loads_.size()) + " has an empty force history"; });
   loads_.push_back(Load{point, Vec3{{0, 0, 0}}, std::move(history)});
 }
 

@@ -21,7 +21,7 @@ RayleighDampingField::RayleighDampingField(const MechanicalSystem& system, const
     : system_(system), c_(coefficients), fields_(std::move(fields)) {
   validate(c_);
   for (std::size_t k = 0; k < fields_.size(); ++k)
-    require(fields_[k] != nullptr, "RayleighDampingField: field " + std::to_string(k) + " is null");
+    require(fields_[k] != nullptr, [&] { return "RayleighDampingField: field " + std::to_string(k) + " is null"; });
 }
 
 void RayleighDampingField::check(const MechanicalSystem& system) const {

@@ -83,14 +83,14 @@ void ReducedSystem::attach_particle(Index i, const MappedPoint& masters) {
   const std::string what = "ReducedSystem::attach_particle";
   system_.check_particle(i, what);
   check_new_dependent(i, what);
-  require(!masters.empty(), what + ": " + label(i) + " has no masters");
+  require(!masters.empty(), [&] { return what + ": " + label(i) + " has no masters"; });
   Attachment a{i, false, masters, -1, Vec3{{0, 0, 0}}, quat_identity(), {}};
   for (std::size_t k = 0; k < masters.size(); ++k) {
     const PointRef& m = masters[k].point;
     system_.check_point(m, what + ": master " + std::to_string(k) + " of " + label(i));
     if (m.kind == PointRef::Kind::kWorld) continue;
     const Index mc = m.kind == PointRef::Kind::kParticle ? m.index : system_.num_particles() + m.index;
-    require(mc != i, what + ": " + label(i) + " cannot be its own master");
+    require(mc != i, [&] { return what + ": " + label(i) + " cannot be its own master"; });
     a.masters.push_back(mc);
   }
   attachment_of_[i] = static_cast<Index>(attachments_.size());
@@ -113,7 +113,7 @@ void ReducedSystem::attach_body(Index child, Index parent) {
   system_.check_body(parent, what + " (parent)");
   const Index c = system_.num_particles() + child;
   check_new_dependent(c, what);
-  require(child != parent, what + ": " + label(c) + " cannot be attached to itself");
+  require(child != parent, [&] { return what + ": " + label(c) + " cannot be attached to itself"; });
   const RigidBody &A = system_.body(parent), &B = system_.body(child);
   Attachment a{c,
                true,
@@ -131,7 +131,7 @@ void ReducedSystem::attach_body(Index child, Index parent) {
 void ReducedSystem::drive_particle(Index i, ParticleDrive drive) {
   system_.check_particle(i, "ReducedSystem::drive_particle");
   check_new_dependent(i, "ReducedSystem::drive_particle");
-  require(static_cast<bool>(drive), "ReducedSystem::drive_particle: empty trajectory for " + label(i));
+  require(static_cast<bool>(drive), [&] { return "ReducedSystem::drive_particle: empty trajectory for " + label(i); });
   particle_drives_[i] = std::move(drive);
   role_[i] = kDriven;
   finalized_ = false;
@@ -141,7 +141,7 @@ void ReducedSystem::drive_body(Index b, BodyDrive drive) {
   system_.check_body(b, "ReducedSystem::drive_body");
   const Index c = system_.num_particles() + b;
   check_new_dependent(c, "ReducedSystem::drive_body");
-  require(static_cast<bool>(drive), "ReducedSystem::drive_body: empty trajectory for " + label(c));
+  require(static_cast<bool>(drive), [&] { return "ReducedSystem::drive_body: empty trajectory for " + label(c); });
   body_drives_[b] = std::move(drive);
   role_[c] = kDriven;
   finalized_ = false;
@@ -272,8 +272,10 @@ void ReducedSystem::place_attached(Eigen::VectorXd& q) const {
 
 void ReducedSystem::sync_positions(double t, Eigen::VectorXd& q) const {
   require_finalized();
-  require(q.size() == num_positions(), "ReducedSystem::sync_positions: q has " + std::to_string(q.size()) +
-                                           " entries, expected " + std::to_string(num_positions()));
+  require(q.size() == num_positions(), [&] {
+    return "ReducedSystem::sync_positions: q has " + std::to_string(q.size()) + " entries, expected " +
+           std::to_string(num_positions());
+  });
   for (Index i = 0; i < system_.num_particles(); ++i)
     if (particle_drives_[i]) {
       const PointMotion m = particle_drives_[i](t);
@@ -293,8 +295,10 @@ void ReducedSystem::sync_positions(double t, Eigen::VectorXd& q) const {
 void ReducedSystem::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, bool derivatives,
                              Evaluation& e) const {
   require_finalized();
-  require(u.size() == num_red_, "ReducedSystem: u has " + std::to_string(u.size()) + " entries, expected " +
-                                    std::to_string(num_red_) + " (the free velocities)");
+  require(u.size() == num_red_, [&] {
+    return "ReducedSystem: u has " + std::to_string(u.size()) + " entries, expected " + std::to_string(num_red_) +
+           " (the free velocities)";
+  });
   e.q = q;
   sync_positions(t, e.q);
   const Index np = system_.num_particles(), nc = num_components();
@@ -426,9 +430,10 @@ void ReducedSystem::known_accelerations(double t, const Eigen::VectorXd& q, cons
 
 Eigen::VectorXd ReducedSystem::free_velocities(const Eigen::VectorXd& u_full) const {
   require_finalized();
-  require(u_full.size() == system_.num_velocities(), "ReducedSystem::free_velocities: u_full has " +
-                                                         std::to_string(u_full.size()) + " entries, expected " +
-                                                         std::to_string(system_.num_velocities()));
+  require(u_full.size() == system_.num_velocities(), [&] {
+    return "ReducedSystem::free_velocities: u_full has " + std::to_string(u_full.size()) + " entries, expected " +
+           std::to_string(system_.num_velocities());
+  });
   Eigen::VectorXd u(num_red_);
   const Index np = system_.num_particles();
   for (Index c = 0; c < num_components(); ++c) {
@@ -443,8 +448,10 @@ Eigen::VectorXd ReducedSystem::free_velocities(const Eigen::VectorXd& u_full) co
 void ReducedSystem::advance_positions(const Eigen::VectorXd& q0, const Eigen::VectorXd& u, double h,
                                       Eigen::VectorXd& q1) const {
   require_finalized();
-  require(u.size() == num_red_, "ReducedSystem::advance_positions: u has " + std::to_string(u.size()) +
-                                    " entries, expected " + std::to_string(num_red_));
+  require(u.size() == num_red_, [&] {
+    return "ReducedSystem::advance_positions: u has " + std::to_string(u.size()) + " entries, expected " +
+           std::to_string(num_red_);
+  });
   Eigen::VectorXd u_full = Eigen::VectorXd::Zero(system_.num_velocities());
   const Index np = system_.num_particles();
   for (Index c = 0; c < num_components(); ++c) {

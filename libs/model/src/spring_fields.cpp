@@ -34,7 +34,8 @@ void AxialSpringField::add(const PointRef& a, const PointRef& b, const LinearAxi
 }
 
 void AxialSpringField::add(const PointRef& a, const PointRef& b, AxialLaw law) {
-  require(static_cast<bool>(law), "AxialSpringField::add: spring " + std::to_string(springs_.size()) + " has no law");
+  require(static_cast<bool>(law),
+          [&] { return "AxialSpringField::add: spring " + std::to_string(springs_.size()) + " has no law"; });
   springs_.push_back(Spring{a, b, false, {}, std::move(law)});
 }
 
@@ -135,31 +136,37 @@ double AxialSpringField::energy(const SystemState& s) const {
 // ---- multi-point springs ----
 
 Index MultiPointSpringField::add(const std::vector<PointRef>& points, const LinearAxialSpring& spring) {
-  require(points.size() >= 2, "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) +
-                                  " needs at least 2 points, got " + std::to_string(points.size()));
+  require(points.size() >= 2, [&] {
+    return "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) + " needs at least 2 points, got " +
+           std::to_string(points.size());
+  });
   validate(spring);
   springs_.push_back(Spring{points, true, spring, {}, nullptr});
   return static_cast<Index>(springs_.size()) - 1;
 }
 
 Index MultiPointSpringField::add(const std::vector<PointRef>& points, AxialLaw law) {
-  require(points.size() >= 2, "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) +
-                                  " needs at least 2 points, got " + std::to_string(points.size()));
+  require(points.size() >= 2, [&] {
+    return "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) + " needs at least 2 points, got " +
+           std::to_string(points.size());
+  });
   require(static_cast<bool>(law),
-          "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) + " has no law");
+          [&] { return "MultiPointSpringField::add: spring " + std::to_string(springs_.size()) + " has no law"; });
   springs_.push_back(Spring{points, false, {}, std::move(law), nullptr});
   return static_cast<Index>(springs_.size()) - 1;
 }
 
 void MultiPointSpringField::set_active_segments(Index k, const std::vector<bool>& active) {
-  require(k >= 0 && static_cast<std::size_t>(k) < springs_.size(),
-          "MultiPointSpringField::set_active_segments: no spring " + std::to_string(k) + " (there are " +
-              std::to_string(springs_.size()) + ")");
+  require(k >= 0 && static_cast<std::size_t>(k) < springs_.size(), [&] {
+    return "MultiPointSpringField::set_active_segments: no spring " + std::to_string(k) + " (there are " +
+           std::to_string(springs_.size()) + ")";
+  });
   Spring& sp = springs_[static_cast<std::size_t>(k)];
   const std::size_t segments = sp.points.size() - 1;
-  require(active.size() == segments, "MultiPointSpringField::set_active_segments: spring " + std::to_string(k) +
-                                         " has " + std::to_string(segments) + " segments, got " +
-                                         std::to_string(active.size()) + " flags");
+  require(active.size() == segments, [&] {
+    return "MultiPointSpringField::set_active_segments: spring " + std::to_string(k) + " has " +
+           std::to_string(segments) + " segments, got " + std::to_string(active.size()) + " flags";
+  });
   sp.active = std::make_unique<bool[]>(segments);
   for (std::size_t i = 0; i < segments; ++i) sp.active[i] = active[i];
 }

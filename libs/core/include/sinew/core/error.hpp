@@ -21,6 +21,12 @@ inline void require(bool condition, const std::string& message) {
   if (!condition) throw Error(message);
 }
 
+/// Throws sinew::Error with the fixed @p message when @p condition is false; a literal binds here
+/// rather than to the std::string overload, so a check that holds builds no string.
+inline void require(bool condition, const char* message) {
+  if (!condition) throw Error(message);
+}
+
 /// Throws sinew::Error with make_message() when @p condition is false: the message is built only
 /// on failure, for checks that run on every step (`require(ok, [&] { return "..." + x; })`).
 template <class MakeMessage, class = std::enable_if_t<std::is_invocable_r_v<std::string, MakeMessage&>>>

@@ -126,26 +126,26 @@ void StepWeights::validate() const {
 
 namespace {
 
-// H = J^T (n x m, CSR) from J's triplets (rows already checked to lie in m x n): entries bucketed by
-// column in triplet order, sorted by row stably, repeated (row, column) pairs summed in triplet
-// order. The sums and the explicit zeros are Eigen's setFromTriplets', without its temporaries.
-CsrMatrix jacobian_transpose(const std::vector<Eigen::Triplet<double>>& jacobian, Index m, Index n) {
-  CsrMatrix H;
+// H = J^T (n x m, CSR) from J's triplets (rows already checked to lie in m x n) into @p H, whose
+// storage is reused: entries bucketed by column in triplet order, sorted by row stably, repeated
+// (row, column) pairs summed in triplet order. The sums and the explicit zeros are Eigen's
+// setFromTriplets', without its temporaries.
+void jacobian_transpose(const std::vector<Eigen::Triplet<double>>& jacobian, Index m, Index n, CsrMatrix& H) {
   H.rows = n;
   H.cols = m;
-  H.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (const Eigen::Triplet<double>& t : jacobian) ++H.row_ptr[static_cast<std::size_t>(t.col()) + 1];
-  for (Index i = 0; i < n; ++i) H.row_ptr[i + 1] += H.row_ptr[i];
+  // Counts in row_ptr[c + 2], so that after the prefix sum row_ptr[c + 1] is the start of row c
+  // and serves as its insertion cursor, ending as the start of row c + 1: no scratch array.
+  H.row_ptr.assign(static_cast<std::size_t>(n) + 2, 0);
+  for (const Eigen::Triplet<double>& t : jacobian) ++H.row_ptr[static_cast<std::size_t>(t.col()) + 2];
+  for (Index i = 2; i <= n + 1; ++i) H.row_ptr[i] += H.row_ptr[i - 1];
   H.col_idx.resize(jacobian.size());
   H.values.resize(jacobian.size());
-  {
-    std::vector<Index> next(H.row_ptr.begin(), H.row_ptr.end() - 1);
-    for (const Eigen::Triplet<double>& t : jacobian) {
-      const Index at = next[static_cast<std::size_t>(t.col())]++;
-      H.col_idx[at] = t.row();
-      H.values[at] = t.value();
-    }
+  for (const Eigen::Triplet<double>& t : jacobian) {
+    const Index at = H.row_ptr[static_cast<std::size_t>(t.col()) + 1]++;
+    H.col_idx[at] = t.row();
+    H.values[at] = t.value();
   }
+  H.row_ptr.resize(static_cast<std::size_t>(n) + 1);
   // Per row of H: a stable insertion sort by column (a DOF meets a few constraint rows), then the
   // repeated columns merged, compacting the storage in place.
   Index out = 0;
@@ -170,17 +170,61 @@ CsrMatrix jacobian_transpose(const std::vector<Eigen::Triplet<double>>& jacobian
   H.row_ptr[n] = out;
   H.col_idx.resize(out);
   H.values.resize(out);
-  return H;
+}
+
+// The 5-argument assemble_step_problem into @p g (storage reused).
+void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
+                             const StabilizationOptions& options, GlobalProblem& g) {
+  options.validate();
+  require(std::isfinite(h) && h > 0,
+          [&] { return "assemble_step_problem: h must be finite and > 0, got " + number_text(h); });
+  require(A.rows == A.cols && A.rows == v_free.size(), [&] {
+    return "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")";
+  });
+  rows.validate(A.rows);
+  // The problem is built from checked parts (the rows above, A here, H, w and the compliance by
+  // construction), so it is not validated again as a whole: only what A and v_free bring in.
+  for (double a : A.values) require(std::isfinite(a), "assemble_step_problem: A has a non-finite entry");
+  require_symmetric(A, "assemble_step_problem: A");  // and A's pattern
+  const Index m = rows.rows();
+  g.M = A;
+  g.f.resize(A.rows);  // A v_free, row by row
+  for (Index i = 0; i < A.rows; ++i) {
+    double s = 0.0;
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * v_free[A.col_idx[k]];
+    g.f[i] = s;
+  }
+  jacobian_transpose(rows.jacobian, m, A.rows, g.H);
+  g.w.resize(m);
+  bool any_compliant = false;
+  for (double c : rows.compliance) any_compliant = any_compliant || c > 0;
+  g.compliance.resize(any_compliant ? m : 0);
+  // A unilateral row that is still open (phi > 0) keeps its whole gap: the step may close it
+  // but not cross it. erp only softens the removal of violations (bilateral errors, penetration).
+  Index k = 0;
+  for (const ConstraintBlock& block : rows.blocks)
+    for (Index end = k + block_size(block.kind), first = k; k < end; ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      const double d = rows.damping[i];
+      const bool open_gap = block.kind != BlockKind::kBilateral && k == first && rows.phi[i] > 0;
+      g.w[k] = (open_gap ? 1.0 : options.erp) * rows.phi[i] / (h + d) - rows.target[i];
+      if (any_compliant) g.compliance[k] = rows.compliance[i] / (h * (h + d));
+    }
+  g.blocks = rows.blocks;
+  require(g.f.allFinite() && g.w.allFinite(), [&] {
+    return std::string("assemble_step_problem: ") + (g.f.allFinite() ? "the constraint targets w" : "A v_free") +
+           " overflowed (v_free, phi or target far out of range)";
+  });
 }
 
 }  // namespace
 
-GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
-                                    double h, const StabilizationOptions& options, const StepWeights& weights,
-                                    const Eigen::VectorXd& v0) {
+void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
+                           const StabilizationOptions& options, const StepWeights& weights, const Eigen::VectorXd& v0,
+                           GlobalProblem& g) {
   weights.validate();
-  GlobalProblem g = assemble_step_problem(rows, A, v_free, h, options);
-  if (weights.implicit_euler()) return g;
+  assemble_implicit_euler(rows, A, v_free, h, options, g);
+  if (weights.implicit_euler()) return;
   require(v0.size() == A.rows, [&] {
     return "assemble_step_problem: v0 must have one entry per velocity DOF (" + std::to_string(A.rows) + "), got " +
            std::to_string(v0.size());
@@ -188,16 +232,15 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
   const Index m = rows.rows();
   Eigen::VectorXd phidot = Eigen::VectorXd::Zero(m);  // J v0
   for (const Eigen::Triplet<double>& t : rows.jacobian) phidot[t.row()] += t.value() * v0[t.col()];
-  const std::vector<Index> offsets = block_offsets(rows.blocks);
   const double tq = weights.theta_q, tv = weights.theta_v, tvq = weights.theta_vq;
-  bool any_compliant = false;
-  if (g.compliance.size() == 0) g.compliance = Eigen::VectorXd::Zero(m);
-  for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
-    const bool unilateral = rows.blocks[b].kind != BlockKind::kBilateral;
-    for (Index k = offsets[b]; k < offsets[b + 1]; ++k) {
+  // g.compliance is sized m exactly when a row is compliant (c > 0), the only rows that write it.
+  Index k = 0;
+  for (const ConstraintBlock& block : rows.blocks) {
+    const bool unilateral = block.kind != BlockKind::kBilateral;
+    for (Index end = k + block_size(block.kind), first = k; k < end; ++k) {
       const std::size_t i = static_cast<std::size_t>(k);
       const double c = rows.compliance[i], d = rows.damping[i];
-      if (unilateral && k == offsets[b]) {
+      if (unilateral && k == first) {
         // The normal row: the gap through the position update h v^theta_vq.
         const double gain = rows.phi[i] > 0 ? 1.0 : options.erp;
         g.w[k] = (gain * rows.phi[i] / (h + d) + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
@@ -215,61 +258,24 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
         g.w[k] = (options.erp * rows.phi[i] + (d + tq * h) * phidot[k]) / l - phidot[k] - rows.target[i];
         g.compliance[k] = c / (h * l);
       }
-      any_compliant = any_compliant || c > 0;
     }
   }
-  if (!any_compliant) g.compliance.resize(0);
   require(g.w.allFinite(),
           "assemble_step_problem: the constraint targets w overflowed (phi or target far out of range)");
+}
+
+GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
+                                    double h, const StabilizationOptions& options, const StepWeights& weights,
+                                    const Eigen::VectorXd& v0) {
+  GlobalProblem g;
+  assemble_step_problem(rows, A, v_free, h, options, weights, v0, g);
   return g;
 }
 
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
-  options.validate();
-  require(std::isfinite(h) && h > 0,
-          [&] { return "assemble_step_problem: h must be finite and > 0, got " + number_text(h); });
-  require(A.rows == A.cols && A.rows == v_free.size(), [&] {
-    return "assemble_step_problem: A must be n x n with n = size of v_free (" + std::to_string(v_free.size()) + ")";
-  });
-  rows.validate(A.rows);
-  // The problem is built from checked parts (the rows above, A here, H, w and the compliance by
-  // construction), so it is not validated again as a whole: only what A and v_free bring in.
-  for (double a : A.values) require(std::isfinite(a), "assemble_step_problem: A has a non-finite entry");
-  require_symmetric(A, "assemble_step_problem: A");  // and A's pattern
-  const Index m = rows.rows();
   GlobalProblem g;
-  g.M = A;
-  g.f.resize(A.rows);  // A v_free, row by row
-  for (Index i = 0; i < A.rows; ++i) {
-    double s = 0.0;
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * v_free[A.col_idx[k]];
-    g.f[i] = s;
-  }
-  g.H = jacobian_transpose(rows.jacobian, m, A.rows);
-  g.w.resize(m);
-  g.compliance.resize(m);
-  // A unilateral row that is still open (phi > 0) keeps its whole gap: the step may close it
-  // but not cross it. erp only softens the removal of violations (bilateral errors, penetration).
-  std::vector<char> unilateral(static_cast<std::size_t>(m), 0);
-  const std::vector<Index> offsets = block_offsets(rows.blocks);
-  for (std::size_t b = 0; b < rows.blocks.size(); ++b)
-    if (rows.blocks[b].kind != BlockKind::kBilateral) unilateral[static_cast<std::size_t>(offsets[b])] = 1;
-  bool any_compliant = false;
-  for (Index k = 0; k < m; ++k) {
-    const std::size_t i = static_cast<std::size_t>(k);
-    const double d = rows.damping[i];
-    const double gain = unilateral[i] && rows.phi[i] > 0 ? 1.0 : options.erp;
-    g.w[k] = gain * rows.phi[i] / (h + d) - rows.target[i];
-    g.compliance[k] = rows.compliance[i] / (h * (h + d));
-    any_compliant = any_compliant || rows.compliance[i] > 0;
-  }
-  if (!any_compliant) g.compliance.resize(0);
-  g.blocks = rows.blocks;
-  require(g.f.allFinite() && g.w.allFinite(), [&] {
-    return std::string("assemble_step_problem: ") + (g.f.allFinite() ? "the constraint targets w" : "A v_free") +
-           " overflowed (v_free, phi or target far out of range)";
-  });
+  assemble_implicit_euler(rows, A, v_free, h, options, g);
   return g;
 }
 

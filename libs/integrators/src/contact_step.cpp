@@ -29,18 +29,24 @@ bool same_blocks(const std::vector<constraints::ConstraintBlock>& a,
 // obstacle, or two fixed bodies): they constrain no DOF, and their zero rows of W would break
 // solvers that scale by W_ii (non-smooth Newton's preconditioner, PGS's diagonal steps).
 // @p also (entries of the same rows over other columns) is renumbered with them.
-void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Triplet<double>>& also) {
-  const std::vector<Index> offsets = constraints::block_offsets(rows.blocks);
-  std::vector<char> has_entry(static_cast<std::size_t>(rows.rows()), 0);
+void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Triplet<double>>& also,
+                       std::vector<char>& has_entry) {
+  has_entry.assign(static_cast<std::size_t>(rows.rows()), 0);
   for (const Eigen::Triplet<double>& t : rows.jacobian) has_entry[static_cast<std::size_t>(t.row())] = 1;
+  bool any_empty = false;
+  for (Index b = 0, k = 0; b < static_cast<Index>(rows.blocks.size()) && !any_empty; ++b) {
+    bool entry = false;
+    for (const Index end = k + constraints::block_size(rows.blocks[b].kind); k < end; ++k)
+      entry = entry || has_entry[static_cast<std::size_t>(k)];
+    any_empty = !entry;
+  }
+  if (!any_empty) return;  // the usual case: nothing to copy
+  const std::vector<Index> offsets = constraints::block_offsets(rows.blocks);
   auto empty = [&](std::size_t b) {
     for (Index k = offsets[b]; k < offsets[b + 1]; ++k)
       if (has_entry[static_cast<std::size_t>(k)]) return false;
     return true;
   };
-  bool any_empty = false;
-  for (std::size_t b = 0; b < rows.blocks.size() && !any_empty; ++b) any_empty = empty(b);
-  if (!any_empty) return;  // the usual case: nothing to copy
   std::vector<Index> new_row(static_cast<std::size_t>(rows.rows()), -1);
   constraints::ConstraintRows kept;
   for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
@@ -165,16 +171,19 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
                               const Eigen::VectorXd& v_free, double h) {
   rows_.clear();
   full_jacobian_.clear();
-  T_ = CsrMatrix{};
+  T_.rows = T_.cols = 0;  // no reduction unless one is made below (storage kept)
+  T_.row_ptr.assign(1, 0);
+  T_.col_idx.clear();
+  T_.values.clear();
   full_velocities_ = mechanics.num_velocities();
   evaluate_full(mechanics, reduced, state.t, state.q, state.u, s0_);
-  std::vector<Index> first_block{0};
+  first_block_.assign(1, 0);
   for (const constraints::Constraint* c : constraints) {
     c->add_rows(mechanics, s0_, rows_);
-    first_block.push_back(static_cast<Index>(rows_.blocks.size()));
+    first_block_.push_back(static_cast<Index>(rows_.blocks.size()));
   }
   if (!weights_.implicit_euler() && !bridson_marino_)
-    take_midpoint_jacobians(mechanics, reduced, constraints, first_block, state, v_free, h);
+    take_midpoint_jacobians(mechanics, reduced, constraints, first_block_, state, v_free, h);
   if (!reduced) return;
   // G' = G T (eq. 0.22); the rows' velocity G (T u + s) = G' u + G s, so G s of the driven
   // motion at the end of the step joins the targets (eq. 0.21, g' - G'_sigma-rho v_rho).
@@ -272,7 +281,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
                                         }),
                          rows_.jacobian.end());
   }
-  drop_empty_blocks(rows_, full_jacobian_);
+  drop_empty_blocks(rows_, full_jacobian_, has_entry_);
   report.rows = rows_.rows();
   report.contacts = count_contacts(rows_.blocks);
   if (rows_.rows() == 0) {
@@ -317,7 +326,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   if (!bridson_marino_) detail::pin_fixed(fixed, A_, nullptr);
   try {
-    problem_ = constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u);
+    constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u, problem_);
   } catch (const Error& e) {
     // theta_vq = 0 (explicit Euler, alpha/beta with beta = 0): positions ignore the end velocity
     // the rows constrain; or a compliant row the scheme makes explicit.
@@ -413,15 +422,14 @@ std::string ContactStep::advance(const model::DynamicalSystem& system, State& st
     return "";
   }
   // q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update; beta for alpha/beta).
-  Eigen::VectorXd q1;
   if (!weights_.implicit_euler()) {
     const double tvq = weights_.theta_vq;
-    system.advance_positions(state.q, tvq * v_ + (1.0 - tvq) * state.u, h, q1);
+    system.advance_positions(state.q, tvq * v_ + (1.0 - tvq) * state.u, h, q1_);
   } else {
-    system.advance_positions(state.q, v_, h, q1);
+    system.advance_positions(state.q, v_, h, q1_);
   }
   state.t += h;
-  state.q.swap(q1);
+  state.q.swap(q1_);  // q1_ keeps the old storage for the next step
   state.u = v_;
   return "";
 }

@@ -104,7 +104,7 @@ bool symmetrize_in_place(CsrMatrix& A, std::vector<Index>& cursor) {
 }
 }  // namespace
 
-void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& terms, bool symmetrize, CsrMatrix& A) {
+void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>> terms, bool symmetrize, CsrMatrix& A) {
   for (const auto& term : terms) {
     require_square(*term.second, n, "combine() term");
     require(term.second != &A, [] { return std::string("combine(): the result must not be one of the terms"); });
@@ -123,7 +123,7 @@ void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& te
     if (adds_something(term)) ++active, only = &term;
   // The sum straight into A, whose storage is reused from call to call.
   A.rows = A.cols = n;
-  std::vector<Index> cursor;
+  thread_local std::vector<Index> cursor;  // kept between calls: a step allocates nothing
   if (active == 1) {
     // One term (the mass matrix of rigid bodies alone): its pattern as it is, values scaled.
     const auto& [scale, B] = *only;

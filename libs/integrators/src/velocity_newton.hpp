@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,7 +55,7 @@ StepReport solve_velocity_stage(const char* who, const model::DynamicalSystem& s
 
 // A = sum_k s_k B_k of square n x n matrices (an empty 0 x 0 matrix counts as zero), optionally
 // symmetrized; throws sinew::Error on a size mismatch naming the matrix.
-void combine(Index n, const std::vector<std::pair<double, const CsrMatrix*>>& terms, bool symmetrize, CsrMatrix& A);
+void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>> terms, bool symmetrize, CsrMatrix& A);
 
 // P A P + (I - P) and P b for the projection P onto the free DOFs: identity rows and columns and
 // a zero right-hand side on the @p fixed DOFs, so that a solve leaves them at zero

@@ -18,7 +18,7 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
   // Every (i, j) must meet (j, i) with the same value; an entry not stored reads as 0.
   const double tolerance = relative_tolerance * scale;
   Index bad_lower = -2, bad_upper = -2, bad_i = 0, bad_j = 0;
-  std::vector<Index> cursor;
+  thread_local std::vector<Index> cursor;  // kept: a check per step allocates nothing
   for_each_mirror_pair(A, cursor, [&](Index i, Index j, Index lower, Index upper) {
     const double a = lower >= 0 ? A.values[static_cast<std::size_t>(lower)] : 0.0;
     const double b = upper >= 0 ? A.values[static_cast<std::size_t>(upper)] : 0.0;

@@ -12,6 +12,13 @@
 namespace sinew::model {
 namespace {
 
+// The state the (t, q, u) entry points evaluate into: one per thread, kept, so that evaluations
+// every step allocate nothing once sized (none of them is reentered while it uses the state).
+SystemState& scratch_state() {
+  thread_local SystemState s;
+  return s;
+}
+
 std::string vec_text(const Vec3& a) {
   std::ostringstream s;
   s.precision(17);
@@ -410,7 +417,7 @@ void MechanicalSystem::mass_matrix_at(const SystemState& s, CsrMatrix& M) const 
 }
 
 void MechanicalSystem::mass_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& M) const {
-  SystemState s;
+  SystemState& s = scratch_state();
   evaluate_state(t, q, Eigen::VectorXd::Zero(num_velocities_), s);
   mass_matrix_at(s, M);
 }
@@ -435,7 +442,7 @@ void MechanicalSystem::forces_at(const SystemState& s, ForcePart part, Eigen::Ve
 
 void MechanicalSystem::forces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, ForcePart part,
                               Eigen::VectorXd& f) const {
-  SystemState s;
+  SystemState& s = scratch_state();
   evaluate_state(t, q, u, s);
   forces_at(s, part, f);
 }
@@ -510,13 +517,13 @@ void MechanicalSystem::damping_at(const SystemState& s, CsrMatrix& D) const { as
 
 void MechanicalSystem::stiffness(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, bool projected,
                                  CsrMatrix& K) const {
-  SystemState s;
+  SystemState& s = scratch_state();
   evaluate_state(t, q, u, s);
   stiffness_at(s, projected, K);
 }
 
 void MechanicalSystem::damping(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, CsrMatrix& D) const {
-  SystemState s;
+  SystemState& s = scratch_state();
   evaluate_state(t, q, u, s);
   damping_at(s, D);
 }
@@ -529,7 +536,7 @@ bool MechanicalSystem::has_potential() const {
 
 double MechanicalSystem::potential_energy(double t, const Eigen::VectorXd& q) const {
   require(has_potential(), "MechanicalSystem::potential_energy: a force field is not conservative");
-  SystemState s;
+  SystemState& s = scratch_state();
   evaluate_state(t, q, Eigen::VectorXd::Zero(num_velocities_), s);
   double V = gravity_field_->energy(s);
   for (const auto& f : fields_) V += f->energy(s);

@@ -167,4 +167,11 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
                                     double h, const StabilizationOptions& options, const StepWeights& weights,
                                     const Eigen::VectorXd& v0);
 
+/// assemble_step_problem() of a scheme into @p out, whose storage is reused: an integrator that
+/// keeps its problem between steps allocates nothing here once the sizes have settled.
+/// @throws sinew::Error as above.
+void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
+                           const StabilizationOptions& options, const StepWeights& weights, const Eigen::VectorXd& v0,
+                           GlobalProblem& out);
+
 }  // namespace sinew::constraints

@@ -235,6 +235,9 @@ class ContactStep {
   constraints::StepWeights weights_;            // of the scheme (implicit Euler: all 1)
   std::unique_ptr<detail::BaraffStep> baraff_;  // stage 2 by Baraff's factor (options.factor)
   constraints::ConstraintRows rows_, mid_rows_;
+  std::vector<Index> first_block_;                     // gather_rows: each constraint's first block
+  std::vector<char> has_entry_;                        // drop_empty_blocks: rows with a Jacobian entry
+  Eigen::VectorXd q1_;                                 // advance: the end positions
   std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (reduced steps)
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
   CsrMatrix T_;                                        // reduction matrix of a reduced step

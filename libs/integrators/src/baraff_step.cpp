@@ -40,8 +40,10 @@ bool BaraffStep::same_structure(const constraints::GlobalProblem& problem) const
   if (problem.blocks.size() != kinds_.size()) return false;
   for (std::size_t b = 0; b < kinds_.size(); ++b)
     if (problem.blocks[b].kind != kinds_[b]) return false;
-  for (std::size_t k = 0; k < h_nonzero_.size(); ++k)
-    if ((H.values[k] != 0.0) != (h_nonzero_[k] != 0)) return false;
+  pair_scratch_.assign(pair_nonzero_.size(), 0);
+  for (std::size_t k = 0; k < entry_pair_.size(); ++k)
+    if (H.values[k] != 0.0) pair_scratch_[static_cast<std::size_t>(entry_pair_[k])] = 1;
+  if (pair_scratch_ != pair_nonzero_) return false;
   const bool compliant = problem.compliance.size() == problem.rows();
   if (compliant != !compliant_.empty()) return false;
   for (std::size_t row = 0; row < compliant_.size(); ++row)
@@ -58,8 +60,6 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
   a_idx_ = A.col_idx;
   h_ptr_ = H.row_ptr;
   h_idx_ = H.col_idx;
-  h_nonzero_.resize(H.values.size());
-  for (std::size_t k = 0; k < H.values.size(); ++k) h_nonzero_[k] = H.values[k] != 0.0 ? 1 : 0;
   kinds_.clear();
   for (const constraints::ConstraintBlock& b : problem.blocks) kinds_.push_back(b.kind);
   const bool compliant = problem.compliance.size() == m;
@@ -107,10 +107,28 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
   auto component_of = [&](Index k) {
     return component[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])];
   };
+  // Each entry's (row, component) pair, and whether the pair holds a non-zero.
+  entry_pair_.assign(H.values.size(), -1);
+  pair_nonzero_.clear();
+  for (Index row = 0; row < m; ++row) {
+    const std::vector<Index>& entries = row_entries[static_cast<std::size_t>(row)];
+    for (std::size_t a = 0; a < entries.size(); ++a) {
+      Index& pair = entry_pair_[static_cast<std::size_t>(entries[a])];
+      for (std::size_t b = 0; b < a && pair < 0; ++b)
+        if (component_of(entries[b]) == component_of(entries[a]))
+          pair = entry_pair_[static_cast<std::size_t>(entries[b])];
+      if (pair < 0) {
+        pair = static_cast<Index>(pair_nonzero_.size());
+        pair_nonzero_.push_back(0);
+      }
+      if (H.values[static_cast<std::size_t>(entries[a])] != 0.0) pair_nonzero_[static_cast<std::size_t>(pair)] = 1;
+    }
+  }
   auto touched = [&](Index row) {
     std::vector<Index> cs;
     for (Index k : row_entries[static_cast<std::size_t>(row)])
-      if (h_nonzero_[static_cast<std::size_t>(k)]) cs.push_back(component_of(k));
+      if (pair_nonzero_[static_cast<std::size_t>(entry_pair_[static_cast<std::size_t>(k)])])
+        cs.push_back(component_of(k));
     std::sort(cs.begin(), cs.end());
     cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
     return cs;

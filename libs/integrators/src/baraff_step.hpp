@@ -52,7 +52,11 @@ class BaraffStep {
   const constraints::GlobalProblem* problem_ = nullptr;
   // The structure the split was made for (same_structure()).
   std::vector<Index> a_ptr_, a_idx_, h_ptr_, h_idx_;
-  std::vector<char> h_nonzero_, compliant_;
+  // Which (row, component) pairs of H hold a non-zero: what the split reads of H's values. A
+  // single entry's round-off crossing zero (1e-20 -> 0 on a swinging link) changes no pair.
+  std::vector<Index> entry_pair_;               // (nnz(H)) the pair of each entry of H
+  std::vector<char> pair_nonzero_, compliant_;  // per pair: a non-zero entry; per row: compliant
+  mutable std::vector<char> pair_scratch_;      // same_structure()'s pair flags of a new problem
   std::vector<constraints::BlockKind> kinds_;
   bool analyzed_ = false;
   std::string unusable_;  // why the kept structure cannot use Baraff ("" when it can)

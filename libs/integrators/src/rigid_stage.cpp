@@ -101,6 +101,7 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     return true;
   }
   double rnorm = ws.r.norm();
+  report.residual_norms.reserve(static_cast<std::size_t>(options.max_iterations) + 1);  // one allocation
   report.residual_norms.push_back(rnorm);
   const double floor =
       100.0 * std::numeric_limits<double>::epsilon() * (std::sqrt(Mu0) + h * std::sqrt(f0) + h * std::sqrt(g0));

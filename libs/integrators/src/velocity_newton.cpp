@@ -374,6 +374,7 @@ StepReport StageSolver::run(State& out) {
     return fail(rep, StepStatus::kNonFinite,
                 what_ + " is not finite at the start velocity (t = " + number_text(t, 4) + ")");
   double rnorm = ws_.r.norm();
+  rep.residual_norms.reserve(static_cast<std::size_t>(opt_.max_iterations) + 1);  // one allocation
   rep.residual_norms.push_back(rnorm);
   // Round-off floor: r = M (u - u0) - h f cannot be computed more accurately than a few ulps of
   // its largest terms, so a relative tolerance below that would never be met.

@@ -19,6 +19,14 @@ SystemState& scratch_state() {
   return s;
 }
 
+// Zero velocities of @p n DOFs for the evaluations that do not read them (mass, potential), kept
+// per thread like scratch_state().
+const Eigen::VectorXd& zero_velocities(Index n) {
+  thread_local Eigen::VectorXd zero;
+  if (zero.size() != n) zero.setZero(n);
+  return zero;
+}
+
 std::string vec_text(const Vec3& a) {
   std::ostringstream s;
   s.precision(17);
@@ -418,7 +426,7 @@ void MechanicalSystem::mass_matrix_at(const SystemState& s, CsrMatrix& M) const 
 
 void MechanicalSystem::mass_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& M) const {
   SystemState& s = scratch_state();
-  evaluate_state(t, q, Eigen::VectorXd::Zero(num_velocities_), s);
+  evaluate_state(t, q, zero_velocities(num_velocities_), s);
   mass_matrix_at(s, M);
 }
 
@@ -537,7 +545,7 @@ bool MechanicalSystem::has_potential() const {
 double MechanicalSystem::potential_energy(double t, const Eigen::VectorXd& q) const {
   require(has_potential(), "MechanicalSystem::potential_energy: a force field is not conservative");
   SystemState& s = scratch_state();
-  evaluate_state(t, q, Eigen::VectorXd::Zero(num_velocities_), s);
+  evaluate_state(t, q, zero_velocities(num_velocities_), s);
   double V = gravity_field_->energy(s);
   for (const auto& f : fields_) V += f->energy(s);
   return V;

@@ -1,0 +1,118 @@
+// Counts heap allocations of ContactStep on a hinge chain (issue 22: no allocation per step after
+// the first) through a replaced malloc family, so that Eigen's vectors count as well as the
+// standard containers. Skipped under AddressSanitizer, which replaces the allocator itself.
+#include <gtest/gtest.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SINEW_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SINEW_TEST_ASAN 1
+#endif
+
+#ifndef SINEW_TEST_ASAN
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sinew/constraints/joint_types.hpp"
+#include "sinew/constraints/pgs_solver.hpp"
+#include "sinew/core/quaternion.hpp"
+#include "sinew/integrators/contact_step.hpp"
+#include "sinew/model/mechanical_system.hpp"
+
+namespace {
+// Counting is switched on only around the measured steps; every thread's allocations count.
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+void count() {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void __libc_free(void* p);
+void* malloc(std::size_t size) noexcept {
+  count();
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) noexcept {
+  count();
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) noexcept {
+  count();
+  return __libc_realloc(p, size);
+}
+void free(void* p) noexcept { __libc_free(p); }
+}
+
+namespace sinew::integrators::integrators_step_allocation_test {
+namespace {
+
+// A chain of @p links rods (0.1 m, 0.2 kg) hinged about y, the first to the world, released
+// horizontal: the multibody benchmark's chain.
+struct Chain {
+  model::MechanicalSystem system;
+  std::vector<std::unique_ptr<constraints::Joint>> joints;
+  std::vector<const constraints::Constraint*> constraints;
+  State state;
+};
+
+std::unique_ptr<Chain> make_chain(int links) {
+  auto c = std::make_unique<Chain>();
+  const SpatialInertia inertia =
+      make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
+  c->system.set_gravity(Vec3{{0, 0, -9.81}});
+  const Vec3 y{{0, 1, 0}}, half{{0.05, 0, 0}};
+  for (int i = 0; i < links; ++i) {
+    c->system.add_body(inertia, Vec3{{(i + 0.5) * 0.1, 0, 0}}, quat_identity());
+    const constraints::JointSide parent =
+        i == 0 ? constraints::world_side(Vec3{{0, 0, 0}}, y) : constraints::body_side(i - 1, half, y);
+    c->joints.push_back(std::make_unique<constraints::HingeJoint>("hinge " + std::to_string(i), parent,
+                                                                  constraints::body_side(i, -1.0 * half, y)));
+    c->constraints.push_back(c->joints.back().get());
+  }
+  c->state.q = c->system.initial_positions();
+  c->state.u = c->system.initial_velocities();
+  return c;
+}
+
+// Allocations of @p steps steps after three that settle the stepper's buffers.
+long allocations_per_steps(int links, int steps) {
+  const std::unique_ptr<Chain> c = make_chain(links);
+  ContactStep stepper(std::make_unique<constraints::PgsSolver>());
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(stepper.step(c->system, c->constraints, c->state, 1e-3).ok());
+  g_allocations = 0;
+  g_counting = true;
+  for (int k = 0; k < steps; ++k) {
+    const ContactStepReport r = stepper.step(c->system, c->constraints, c->state, 1e-3);
+    if (!r.ok()) ADD_FAILURE() << r.message;
+  }
+  g_counting = false;
+  return g_allocations.load();
+}
+
+// The steps' buffers are kept and reused: what a step still allocates does not depend on the size
+// of the chain (the 40-link chain's H has entries that round-off takes across zero, which must not
+// redo Baraff's split), and is one vector: the free-motion report's residual history, one norm
+// per Newton iterate, which the step's report hands to the caller.
+TEST(StepAllocation, AChainStepAllocatesTheSameWhateverItsLength) {
+  const int steps = 20;
+  const long small = allocations_per_steps(5, steps), large = allocations_per_steps(40, steps);
+  EXPECT_EQ(large, small) << "5 links: " << small << ", 40 links: " << large << " allocations in " << steps << " steps";
+  EXPECT_LE(small, steps) << small << " allocations in " << steps << " steps";
+}
+
+}  // namespace
+}  // namespace sinew::integrators::integrators_step_allocation_test
+
+#endif  // SINEW_TEST_ASAN

@@ -18,6 +18,10 @@ namespace {
 
 using ColMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
 
+// Up to this many rows kAuto forms the Newton matrix densely: 16 contacts, where a dense LU
+// (m^3 / 3 flops) still costs less than SparseLU's ordering and symbolic analysis.
+constexpr Index kDenseLuRows = 48;
+
 // Omega and E of eq. (25) with one dense block per problem block (1x1 or 3x3), stored row-major
 // block after block: exactly the value order of a CSR matrix with that block-diagonal pattern.
 struct BlockJacobian {
@@ -192,17 +196,26 @@ void invert_block(const double* A, Index s, double* out) {
 
 // Direct steps: (Omega W + E + diag(shift)) dr = -phi assembled column-major and factored by
 // SparseLU. The pattern (W's, with full diagonal blocks in Omega and E, explicit zeros kept) is
-// fixed, so it is analysed once per solve; only the numeric factorization runs per step.
+// fixed, so it is analysed once per solve; only the numeric factorization runs per step. Small
+// problems (@p dense: a few contacts, where SparseLU's symbolic work and bookkeeping cost more
+// than the arithmetic) form the matrix densely, row block by row block, and factor it by LU with
+// partial pivoting.
 class LuStep {
  public:
-  LuStep(const EigenCsr& W, Index m) : W_(W), Om_(m, m), E_(m, m), jac_(m, m) {
+  LuStep(const EigenCsr& W, Index m, bool dense) : W_rows_(&W), dense_(dense) {
     // A last-resort shift when the matrix is exactly singular, far below W's scale.
     singular_shift_ = 1e-10 * W.diagonal().sum() / static_cast<double>(m > 0 ? m : 1);
+    if (dense_) return;
+    W_ = W;
+    Om_.resize(m, m);
+    E_.resize(m, m);
+    jac_.resize(m, m);
   }
 
   // Returns false (with the reason) when the matrix is singular even after the shift.
   bool solve(const BlockJacobian& J, const Eigen::VectorXd& shift, const Eigen::VectorXd& phi, Eigen::VectorXd& dr,
              int& factorizations, std::string& message) {
+    if (dense_) return solve_dense(J, shift, phi, dr, factorizations, message);
     tri_om_.clear();
     tri_e_.clear();
     for (std::size_t b = 0; b < J.row.size(); ++b)
@@ -235,6 +248,41 @@ class LuStep {
   }
 
  private:
+  // The dense form of solve(): row i of block b is sum_j Omega_b(i, j) W(o + j, :) + E_b(i, :).
+  bool solve_dense(const BlockJacobian& J, const Eigen::VectorXd& shift, const Eigen::VectorXd& phi,
+                   Eigen::VectorXd& dr, int& factorizations, std::string& message) {
+    const EigenCsr& W = *W_rows_;
+    dense_jac_.setZero(W.rows(), W.cols());
+    for (std::size_t b = 0; b < J.row.size(); ++b) {
+      const Index s = J.size[b], o = J.row[b];
+      const std::size_t v = static_cast<std::size_t>(J.value[b]);
+      for (Index i = 0; i < s; ++i) {
+        for (Index j = 0; j < s; ++j) {
+          const double w = J.omega[v + static_cast<std::size_t>(i * s + j)];
+          if (w == 0.0) continue;
+          for (EigenCsr::InnerIterator it(W, o + j); it; ++it) dense_jac_(o + i, it.col()) += w * it.value();
+        }
+        for (Index j = 0; j < s; ++j) dense_jac_(o + i, o + j) += J.e[v + static_cast<std::size_t>(i * s + j)];
+        dense_jac_(o + i, o + i) += shift[o + i];
+      }
+    }
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (attempt == 1) dense_jac_.diagonal().array() += singular_shift_;  // as the sparse path
+      dense_lu_.compute(dense_jac_);
+      ++factorizations;
+      if ((dense_lu_.matrixLU().diagonal().array() != 0.0).all()) {
+        dr = dense_lu_.solve(-phi);
+        if (dr.allFinite()) return true;
+      }
+    }
+    message = "the dense LU has a zero pivot";
+    return false;
+  }
+
+  const EigenCsr* W_rows_;  // W by rows (the dense form), alive for the solve
+  bool dense_;
+  Eigen::MatrixXd dense_jac_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
   ColMatrix W_, Om_, E_, jac_;
   std::vector<Eigen::Triplet<double, Index>> tri_om_, tri_e_;
   Eigen::SparseLU<ColMatrix, Eigen::COLAMDOrdering<Index>> lu_;
@@ -346,7 +394,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   std::unique_ptr<LuStep> lu;
   std::unique_ptr<KrylovStep> krylov;
   if (lu_path)
-    lu = std::make_unique<LuStep>(W, m);
+    lu = std::make_unique<LuStep>(W, m, options_.linear == NewtonLinearSolver::kAuto && m <= kDenseLuRows);
   else
     krylov = std::make_unique<KrylovStep>(*backend_, *krylov_, p.W, W, J);
 

@@ -21,7 +21,8 @@ namespace sinew::constraints {
 /// differ in cost: LU is faster on small problems, BiCGSTAB on large ones, whose LU fills in
 /// (timings in docs/benchmarks.md).
 enum class NewtonLinearSolver {
-  /// kSparseLu up to kAutoLuRows rows, kBiCgStab above: the faster of the two at each size.
+  /// A dense LU (partial pivoting) up to 48 rows, kSparseLu up to kAutoLuRows rows, kBiCgStab
+  /// above: the fastest at each size.
   kAuto,
   /// Eigen::SparseLU (COLAMD) of the assembled Omega W + E: exact steps, one symbolic analysis per
   /// solve (the pattern of W plus the diagonal blocks is fixed) and one numeric factorization per

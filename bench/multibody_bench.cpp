@@ -11,9 +11,12 @@
 //           box's centre moved (m): both should hold the stack still.
 //  * chain: 20 links (0.1 m, 0.2 kg rods) joined by hinges about y, the first to the world,
 //           released horizontal, 1000 steps of 1 ms, no contact. Counters tip_z (height of the
-//           free end after 1 s, m: the same motion gives the same value) and joint_gap (sinew's
-//           largest distance between a joint's two anchors at the end; MuJoCo's reduced
-//           coordinates have none).
+//           free end after 1 s, m), tip_error (its distance from the exact motion's, which
+//           MuJoCo's RK4 at 0.25 ms gives to ~1e-5 m) and joint_gap (sinew's largest distance
+//           between a joint's two anchors at the end; MuJoCo's reduced coordinates have none).
+//           MuJoCo's Euler at 1 ms is 50x less accurate than sinew's implicit Euler there, so
+//           two more MuJoCo rows: its Euler at 20 us (50 steps per ms, as accurate as sinew at
+//           1 ms; us_per_step per simulated ms) and its RK4 at 1 ms.
 //
 // sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
 // solver of --solver (newton_minmap, newton_fb, pgs); MuJoCo with its Newton solver, pyramidal
@@ -30,6 +33,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -200,6 +204,8 @@ Vec3 chain_point(const SinewChain& c, Index b, const Vec3& local) {
   return x + rotate(r, local);
 }
 
+double chain_tip_reference();  // the exact motion's tip height after 1 s (with MuJoCo's models below)
+
 void sinew_chain(benchmark::State& state) {
   const Vec3 half{{0.5 * kLinkLength, 0, 0}};
   double tip_z = 0.0, gap = 0.0;
@@ -216,10 +222,12 @@ void sinew_chain(benchmark::State& state) {
   }
   clock.report(state, kChainSteps);
   state.counters["tip_z"] = tip_z;
+  state.counters["tip_error"] = std::abs(tip_z - chain_tip_reference());
   state.counters["joint_gap"] = gap;
 }
 
-// A MuJoCo model from MJCF text; nullptr (with the reason in the state) when it does not load.
+// A MuJoCo model from MJCF text; nullptr when it does not load, with MuJoCo's reason in @p error
+// (parse_mjcf) or in the benchmark's state (load_mjcf).
 struct MjModelDeleter {
   void operator()(mjModel* m) const { mj_deleteModel(m); }
 };
@@ -229,15 +237,22 @@ struct MjDataDeleter {
 using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
 using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
 
-MjModelPtr load_mjcf(benchmark::State& state, const std::string& xml) {
+MjModelPtr parse_mjcf(const std::string& xml, std::string& error) {
   const auto vfs = std::make_unique<mjVFS>();  // megabytes: not on the stack
   mj_defaultVFS(vfs.get());
   mj_makeEmptyFileVFS(vfs.get(), "scene.xml", static_cast<int>(xml.size()));
   std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
-  char error[1000] = "";
-  MjModelPtr m(mj_loadXML("scene.xml", vfs.get(), error, sizeof(error)));
+  char text[1000] = "";
+  MjModelPtr m(mj_loadXML("scene.xml", vfs.get(), text, sizeof(text)));
   mj_deleteVFS(vfs.get());
-  if (!m) state.SkipWithError((std::string("MuJoCo cannot load the scene: ") + error).c_str());
+  error = text;
+  return m;
+}
+
+MjModelPtr load_mjcf(benchmark::State& state, const std::string& xml) {
+  std::string error;
+  MjModelPtr m = parse_mjcf(xml, error);
+  if (!m) state.SkipWithError(("MuJoCo cannot load the scene: " + error).c_str());
   return m;
 }
 
@@ -253,10 +268,15 @@ MjDataPtr run_mujoco(const mjModel& m, int steps, StepClock& clock, Start start)
   return d;
 }
 
-// The options shared by both scenes: the same step and friction as sinew, MuJoCo's own solver.
-std::string mjcf_header() {
-  return "<mujoco><option timestep='" + std::to_string(kStep) +
-         "' gravity='0 0 -9.81' solver='Newton' cone='pyramidal' integrator='Euler'/>"
+// The options shared by the scenes: the same step and friction as sinew, MuJoCo's own solver
+// (its Euler unless @p integrator says otherwise), at step @p step.
+std::string mjcf_header(double step = kStep, const char* integrator = "Euler") {
+  std::ostringstream timestep;
+  timestep.precision(17);
+  timestep << step;
+  return "<mujoco><option timestep='" + timestep.str() +
+         "' gravity='0 0 -9.81' solver='Newton' cone='pyramidal' integrator='" + integrator +
+         "'/>"
          "<default><geom friction='" +
          std::to_string(kMu) + " 0.005 0.0001'/></default><worldbody><geom name='floor' type='plane' size='5 5 0.1'/>";
 }
@@ -302,31 +322,63 @@ void mujoco_stack(benchmark::State& state) {
   state.counters["top_drift"] = drift;
 }
 
-void mujoco_chain(benchmark::State& state) {
-  // Nested bodies, each framed at its hinge, the rod's centre of mass half a link further along x.
+// The chain as MJCF at step @p step with @p integrator: nested bodies, each framed at its hinge,
+// the rod's centre of mass half a link further along x.
+std::string mujoco_chain_xml(double step, const char* integrator) {
   const Vec3 I = link_inertia();
-  std::string xml = mjcf_header(), close;
+  std::string xml = mjcf_header(step, integrator), close;
   for (int k = 0; k < kLinks; ++k) {
     xml += "<body pos='" + std::to_string(k == 0 ? 0.0 : kLinkLength) + " 0 0'><joint type='hinge' axis='0 1 0'/>" +
            "<inertial pos='" + std::to_string(0.5 * kLinkLength) + " 0 0' mass='" + std::to_string(kLinkMass) +
            "' diaginertia='" + std::to_string(I[0]) + " " + std::to_string(I[1]) + " " + std::to_string(I[2]) + "'/>";
     close += "</body>";
   }
-  xml += close + "</worldbody></mujoco>";
-  MjModelPtr m = load_mjcf(state, xml);
+  return xml + close + "</worldbody></mujoco>";
+}
+
+// The chain's free end: the last body's frame (its hinge) plus one link along its x axis.
+double mujoco_tip_z(const mjData& d) {
+  const double* R = d.xmat + 9 * kLinks;  // body 0 is the world
+  return d.xpos[3 * kLinks + 2] + kLinkLength * R[6];
+}
+
+// The chain's tip height after 1 s of the exact motion, within ~1e-5 m: MuJoCo's RK4 at 0.25 ms
+// (-0.916775, unchanged from 1 ms down), where sinew's theta = 1/2 step converges under halving
+// to -0.916765 (implicit Euler approaches it at first order: 1.25e-3 m off at 1 ms). Computed once.
+double chain_tip_reference() {
+  static const double reference = [] {
+    std::string error;
+    const MjModelPtr m = parse_mjcf(mujoco_chain_xml(0.25 * kStep, "RK4"), error);
+    if (!m) return std::nan("");
+    const MjDataPtr d(mj_makeData(m.get()));
+    for (int k = 0; k < 4 * kChainSteps; ++k) mj_step(m.get(), d.get());
+    return mujoco_tip_z(*d);
+  }();
+  return reference;
+}
+
+// MuJoCo's chain with @p substeps steps of kStep / substeps per benchmark step (the same 1 s of
+// motion); us_per_step is per kStep of simulated time, so that rows of equal accuracy compare.
+void mujoco_chain_run(benchmark::State& state, const char* integrator, int substeps) {
+  MjModelPtr m = load_mjcf(state, mujoco_chain_xml(kStep / substeps, integrator));
   if (!m) return;
   double tip_z = 0.0;
   StepClock clock;
   for (auto _ : state) {
-    const MjDataPtr d = run_mujoco(*m, kChainSteps, clock, [](mjData&) {});
-    // The tip: the last body's frame (its hinge) plus one link along its x axis.
-    const double* R = d->xmat + 9 * kLinks;  // body 0 is the world
-    tip_z = d->xpos[3 * kLinks + 2] + kLinkLength * R[6];
+    const MjDataPtr d = run_mujoco(*m, kChainSteps * substeps, clock, [](mjData&) {});
+    tip_z = mujoco_tip_z(*d);
   }
   clock.report(state, kChainSteps);
   state.counters["tip_z"] = tip_z;
+  state.counters["tip_error"] = std::abs(tip_z - chain_tip_reference());
   state.counters["joint_gap"] = 0.0;
 }
+
+void mujoco_chain(benchmark::State& state) { mujoco_chain_run(state, "Euler", 1); }
+// MuJoCo's Euler as accurate as sinew's implicit Euler at 1 ms (tip within ~1.3e-3 m): its error
+// falls linearly with the step, 6e-2 m at 1 ms.
+void mujoco_chain_fine(benchmark::State& state) { mujoco_chain_run(state, "Euler", 50); }
+void mujoco_chain_rk4(benchmark::State& state) { mujoco_chain_run(state, "RK4", 1); }
 
 }  // namespace
 
@@ -335,9 +387,11 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   g_backend = make_backend("serial");
-  for (const auto& [name, fn] : {std::pair{"drop/sinew", &sinew_drop}, std::pair{"drop/mujoco", &mujoco_drop},
-                                 std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack},
-                                 std::pair{"chain/sinew", &sinew_chain}, std::pair{"chain/mujoco", &mujoco_chain}})
+  for (const auto& [name, fn] :
+       {std::pair{"drop/sinew", &sinew_drop}, std::pair{"drop/mujoco", &mujoco_drop},
+        std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack},
+        std::pair{"chain/sinew", &sinew_chain}, std::pair{"chain/mujoco", &mujoco_chain},
+        std::pair{"chain/mujoco_euler_h20us", &mujoco_chain_fine}, std::pair{"chain/mujoco_rk4", &mujoco_chain_rk4}})
     benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

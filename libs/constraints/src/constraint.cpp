@@ -126,52 +126,6 @@ void StepWeights::validate() const {
 
 namespace {
 
-// H = J^T (n x m, CSR) from J's triplets (rows already checked to lie in m x n) into @p H, whose
-// storage is reused: entries bucketed by column in triplet order, sorted by row stably, repeated
-// (row, column) pairs summed in triplet order. The sums and the explicit zeros are Eigen's
-// setFromTriplets', without its temporaries.
-void jacobian_transpose(const std::vector<Eigen::Triplet<double>>& jacobian, Index m, Index n, CsrMatrix& H) {
-  H.rows = n;
-  H.cols = m;
-  // Counts in row_ptr[c + 2], so that after the prefix sum row_ptr[c + 1] is the start of row c
-  // and serves as its insertion cursor, ending as the start of row c + 1: no scratch array.
-  H.row_ptr.assign(static_cast<std::size_t>(n) + 2, 0);
-  for (const Eigen::Triplet<double>& t : jacobian) ++H.row_ptr[static_cast<std::size_t>(t.col()) + 2];
-  for (Index i = 2; i <= n + 1; ++i) H.row_ptr[i] += H.row_ptr[i - 1];
-  H.col_idx.resize(jacobian.size());
-  H.values.resize(jacobian.size());
-  for (const Eigen::Triplet<double>& t : jacobian) {
-    const Index at = H.row_ptr[static_cast<std::size_t>(t.col()) + 1]++;
-    H.col_idx[at] = t.row();
-    H.values[at] = t.value();
-  }
-  H.row_ptr.resize(static_cast<std::size_t>(n) + 1);
-  // Per row of H: a stable insertion sort by column (a DOF meets a few constraint rows), then the
-  // repeated columns merged, compacting the storage in place.
-  Index out = 0;
-  for (Index i = 0; i < n; ++i) {
-    const Index begin = H.row_ptr[i], end = H.row_ptr[i + 1];
-    for (Index k = begin + 1; k < end; ++k)
-      for (Index j = k; j > begin && H.col_idx[j] < H.col_idx[j - 1]; --j) {
-        std::swap(H.col_idx[j], H.col_idx[j - 1]);
-        std::swap(H.values[j], H.values[j - 1]);
-      }
-    H.row_ptr[i] = out;
-    for (Index k = begin; k < end; ++k) {
-      if (k > begin && H.col_idx[k] == H.col_idx[out - 1]) {
-        H.values[out - 1] += H.values[k];
-        continue;
-      }
-      H.col_idx[out] = H.col_idx[k];
-      H.values[out] = H.values[k];
-      ++out;
-    }
-  }
-  H.row_ptr[n] = out;
-  H.col_idx.resize(out);
-  H.values.resize(out);
-}
-
 // The 5-argument assemble_step_problem into @p g (storage reused).
 void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
                              const StabilizationOptions& options, GlobalProblem& g) {
@@ -194,7 +148,7 @@ void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, con
     for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * v_free[A.col_idx[k]];
     g.f[i] = s;
   }
-  jacobian_transpose(rows.jacobian, m, A.rows, g.H);
+  csr_from_triplets(rows.jacobian, A.rows, m, /*transposed=*/true, g.H);  // H = J^T
   g.w.resize(m);
   bool any_compliant = false;
   for (double c : rows.compliance) any_compliant = any_compliant || c > 0;

@@ -154,8 +154,10 @@ namespace {
 void add_block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver,
                         std::vector<Eigen::Triplet<double, Index>>& entries) {
   const std::vector<Index>& starts = solver.block_starts();
-  std::vector<Index> cols, local(static_cast<std::size_t>(H.cols), -1);
-  Eigen::MatrixXd Hk, Xk, Wk;
+  // Scratch kept per thread: a step allocates nothing here once the sizes have been seen.
+  thread_local std::vector<Index> cols, local;
+  thread_local Eigen::MatrixXd Hk, Xk, Wk;
+  local.assign(static_cast<std::size_t>(H.cols), -1);
   for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
     const Index r0 = starts[k], d = starts[k + 1] - r0;
     cols.clear();
@@ -188,18 +190,21 @@ void add_block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver,
 
 }  // namespace
 
-DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver) {
+void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& local) {
   problem.validate();
   mass_solver.compute(problem.M);
   const Index m = problem.rows();
-  DelassusProblem local;
-  std::vector<Eigen::Triplet<double, Index>> entries;
+  thread_local std::vector<Eigen::Triplet<double, Index>> entries;  // kept: no allocation once sized
+  entries.clear();
   if (const auto* blocks = dynamic_cast<const BlockDiagonalSolver*>(&mass_solver)) {
     // W body by body (add_block_delassus); q = w + H^T M^-1 f on H's rows, summed over the DOFs
     // in increasing order for each row of W, as Eigen's H^T x below.
     add_block_delassus(problem.H, *blocks, entries);
-    const Eigen::VectorXd y = mass_solver.solve(problem.f);
-    Eigen::VectorXd Hty = Eigen::VectorXd::Zero(m);
+    thread_local Eigen::VectorXd y, Hty;
+    y = problem.f;  // M^-1 f block by block: the bits of the whole solve
+    const std::vector<Index>& starts = blocks->block_starts();
+    for (std::size_t k = 0; k + 1 < starts.size(); ++k) blocks->solve_block(k, y.data() + starts[k]);
+    Hty.setZero(m);
     for (Index i = 0; i < problem.H.rows; ++i)
       for (Index k = problem.H.row_ptr[i]; k < problem.H.row_ptr[i + 1]; ++k)
         Hty[problem.H.col_idx[k]] += problem.H.values[k] * y[i];
@@ -226,10 +231,13 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
   }
   if (problem.compliance.size())
     for (Index i = 0; i < m; ++i) entries.emplace_back(i, i, problem.compliance[i]);
-  EigenCsr W(m, m);
-  W.setFromTriplets(entries.begin(), entries.end());
-  local.W = from_eigen(W);
+  csr_from_triplets(entries, m, m, /*transposed=*/false, local.W);  // setFromTriplets' sums
   local.blocks = problem.blocks;
+}
+
+DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver) {
+  DelassusProblem local;
+  to_delassus(problem, mass_solver, local);
   return local;
 }
 

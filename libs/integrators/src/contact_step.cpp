@@ -359,9 +359,9 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     mass_solver_ = make_linear_solver(kind);
     mass_solver_kind_ = kind;
   }
-  constraints::DelassusProblem local;
+  constraints::DelassusProblem& local = local_;
   try {
-    local = constraints::to_delassus(problem_, *mass_solver_);
+    constraints::to_delassus(problem_, *mass_solver_, local);
   } catch (const Error& e) {
     report.message = std::string("contact: the step matrix A could not be factored at t = ") + number_text(state.t, 6) +
                      ": " + e.what();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace sinew {
 
@@ -49,6 +50,55 @@ EigenCsr to_eigen(const CsrMatrix& A) {
   }
   E.finalize();
   return E;
+}
+
+void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
+                       bool transposed, CsrMatrix& out) {
+  out.rows = rows;
+  out.cols = cols;
+  auto row_of = [transposed](const Eigen::Triplet<double, Index>& t) { return transposed ? t.col() : t.row(); };
+  auto col_of = [transposed](const Eigen::Triplet<double, Index>& t) { return transposed ? t.row() : t.col(); };
+  const std::size_t nnz = triplets.size();
+  // Two stable counting sorts, by column then by row, leave each row's entries in column order
+  // and repeated (row, column) pairs adjacent in triplet order. The scratch is kept per thread.
+  thread_local std::vector<Index> by_column, start;
+  start.assign(static_cast<std::size_t>(cols) + 1, 0);
+  for (const auto& t : triplets) ++start[static_cast<std::size_t>(col_of(t)) + 1];
+  for (Index c = 0; c < cols; ++c) start[c + 1] += start[c];
+  by_column.resize(nnz);
+  for (std::size_t k = 0; k < nnz; ++k) by_column[start[col_of(triplets[k])]++] = static_cast<Index>(k);
+  // Counts in row_ptr[r + 2], so that after the prefix sum row_ptr[r + 1] is the start of row r
+  // and serves as its insertion cursor, ending as the start of row r + 1.
+  out.row_ptr.assign(static_cast<std::size_t>(rows) + 2, 0);
+  for (const auto& t : triplets) ++out.row_ptr[static_cast<std::size_t>(row_of(t)) + 2];
+  for (Index i = 2; i <= rows + 1; ++i) out.row_ptr[i] += out.row_ptr[i - 1];
+  out.col_idx.resize(nnz);
+  out.values.resize(nnz);
+  for (Index k : by_column) {
+    const auto& t = triplets[static_cast<std::size_t>(k)];
+    const Index at = out.row_ptr[static_cast<std::size_t>(row_of(t)) + 1]++;
+    out.col_idx[at] = col_of(t);
+    out.values[at] = t.value();
+  }
+  out.row_ptr.resize(static_cast<std::size_t>(rows) + 1);
+  // Repeated columns merged in order, compacting the storage in place.
+  Index kept = 0;
+  for (Index i = 0; i < rows; ++i) {
+    const Index begin = out.row_ptr[i], end = out.row_ptr[i + 1];
+    out.row_ptr[i] = kept;
+    for (Index k = begin; k < end; ++k) {
+      if (k > begin && out.col_idx[k] == out.col_idx[kept - 1]) {
+        out.values[kept - 1] += out.values[k];
+        continue;
+      }
+      out.col_idx[kept] = out.col_idx[k];
+      out.values[kept] = out.values[k];
+      ++kept;
+    }
+  }
+  out.row_ptr[rows] = kept;
+  out.col_idx.resize(kept);
+  out.values.resize(kept);
 }
 
 bool expand_symmetric_triangle(CsrMatrix& A) {

@@ -125,6 +125,9 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 /// W = J S^T S J^T (realtime paper eq. (27)) belongs to the integrator that owns S.
 /// @throws sinew::Error on invalid input or an M that is not positive definite.
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver);
+/// to_delassus() into @p out, whose storage is reused: with a BlockDiagonalSolver (uncoupled
+/// bodies) an integrator that keeps @p out between steps allocates nothing here once sized.
+void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& out);
 
 /// v = M^-1 (H r + f) for a solver that holds M's factorization (from to_delassus()); @p r has m
 /// entries, v has n. Throws sinew::Error when the solver is not factored with n rows or r's size differs.

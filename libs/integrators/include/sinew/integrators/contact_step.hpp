@@ -237,6 +237,7 @@ class ContactStep {
   constraints::ConstraintRows rows_, mid_rows_;
   std::vector<Index> first_block_;                     // gather_rows: each constraint's first block
   std::vector<char> has_entry_;                        // drop_empty_blocks: rows with a Jacobian entry
+  constraints::DelassusProblem local_;                 // stage 2 in local form (kept: its storage is reused)
   Eigen::VectorXd q1_;                                 // advance: the end positions
   std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (reduced steps)
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem

@@ -46,6 +46,15 @@ struct Bsr3Matrix {
 /// every entry of every stored block (explicit zeros included).
 CsrMatrix to_csr(const Bsr3Matrix& A);
 
+/// The (rows x cols) CSR matrix of @p triplets into @p out, whose storage is reused: entries
+/// bucketed by row in triplet order, sorted by column stably, repeated (row, column) pairs summed
+/// in triplet order, explicit zeros kept (the sums of Eigen's setFromTriplets, without its
+/// temporaries). With @p transposed, the matrix of the triplets with rows and columns swapped
+/// (H = J^T from J's triplets); rows and cols are then those of the result. Triplets must lie
+/// inside the matrix (unchecked).
+void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
+                       bool transposed, CsrMatrix& out);
+
 /// Copies @p A to Eigen's row-major sparse format.
 EigenCsr to_eigen(const CsrMatrix& A);
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.

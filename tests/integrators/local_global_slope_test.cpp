@@ -85,7 +85,8 @@ SlopeRun run(const LocalGlobalDescription& d, const LocalGlobalOptions& options 
 }
 
 // The slope angles of a sweep (degrees): every 10 from 5 to 45 (@p coarse: 5, 25, 45); 5 and 45
-// under SINEW_QUICK_TESTS. bench/studies/slope_sweep.cpp runs every 5 degrees.
+// under SINEW_QUICK_TESTS (the stiff slab at h = 1e-3: 45 alone, its largest start-up), which
+// the sanitizer stage sets. bench/studies/slope_sweep.cpp runs every 5 degrees.
 std::vector<double> angles(bool coarse) {
   if (test::quick_tests()) return {5.0, 45.0};
   if (coarse) return {5.0, 25.0, 45.0};
@@ -104,7 +105,8 @@ class SlopeSweep : public ::testing::TestWithParam<double> {};
 TEST_P(SlopeSweep, StiffSlabFollowsTheClosedForm) {
   const double h = GetParam();
   if (test::quick_tests() && (h == 2e-3 || h == 5e-3)) GTEST_SKIP() << "SINEW_QUICK_TESTS: h = 1e-3 and 1e-2 only";
-  for (double angle : angles(false)) {
+  const std::vector<double> sweep = test::quick_tests() && h == 1e-3 ? std::vector<double>{45.0} : angles(false);
+  for (double angle : sweep) {
     const double a = angle * kPi / 180.0, mu_star = std::tan(a);
     const double mu_slide = mu_star - 0.001, mu_stick = mu_star + 0.001;
     const SlopeRun slide = run(slab(angle, h, 1e9, mu_slide));

@@ -70,10 +70,8 @@ double total_mass(const LocalGlobalIntegrator& lg) {
   return m;
 }
 
-// A soft block (E = 1e5 Pa) dropped from 2 cm onto the plane z = 0 settles in ~0.3 s. Measured
-// (serial): lowest vertex -2.5e-7 m (the single Newton step per L-G iteration leaves the first
-// impact's local problem at error ~1e-5), then at rest sum r_n = M g h to 1e-6 and the local
-// problem's natural-map error ~1e-16.
+// A soft block (E = 1e5 Pa) dropped from 2 cm onto the plane z = 0 settles in ~0.3 s; at rest
+// sum r_n = M g h to 1e-6 and the local problem's natural-map error is ~1e-16.
 TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
   const Block block = make_block(4, 4, 4, 0.1, 0.1, 0.1, 0.02);
   LocalGlobalDescription d = describe(block, 1e5, 0.01);
@@ -94,8 +92,7 @@ TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
   }
   EXPECT_GT(lowest, -1e-5) << "penetration beyond 1e-4 of the block size";
   ASSERT_EQ(report.contacts, 25u) << "the 5 x 5 bottom vertices";
-  EXPECT_EQ(report.newton_steps, 5) << "one indicator-Newton step per L-G iteration (Algorithm 4)";
-  EXPECT_EQ(report.cr_iterations, 5 * 10) << "10 CR iterations per Newton step (Table 3)";
+  EXPECT_LE(report.newton_steps, 5) << "at rest the warm start solves each L-G iteration's problem in <= 1 step";
   EXPECT_LT(report.contact_error, 1e-10);
   double rn = 0.0, rn_min = 1.0;
   for (std::size_t j = 0; j < report.contacts; ++j) {
@@ -134,6 +131,8 @@ TEST(LocalGlobalContact, NoContactGivesBitwiseTheStepWithoutObstacles) {
 // The seed's stick/slip block (Sec. 7.5): E = 1e8 Pa, rho = 1000 kg/m^3, on a 10 degree incline,
 // modelled by tilting gravity by 10 degrees about y over the plane z = 0 (the same mechanics: the
 // slope direction is +x). Returns the mass-weighted mean velocity along the slope after @p steps.
+// Solved by the seed's own Algorithm 4 (ContactSolve::kSeedSteps); the default converged solve is
+// checked over every slope in local_global_slope_test.cpp.
 struct InclineRun {
   double velocity = 0.0;      // mean slope velocity after the steps (m/s)
   double acceleration = 0.0;  // (velocity - velocity at steps / 2) / (steps / 2 h)
@@ -151,6 +150,7 @@ InclineRun run_incline(double mu, ContactPreconditioner preconditioner, int iter
   LocalGlobalOptions o;
   o.iterations = iterations;
   o.record_energy = false;
+  o.contact.solve = ContactSolve::kSeedSteps;  // these tests reproduce the seed's Algorithm 4 (Sec. 7.5)
   o.contact.preconditioner = preconditioner;
   o.contact.newton_steps = newton_steps;
   o.contact.cr_iterations = cr;

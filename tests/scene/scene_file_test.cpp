@@ -245,6 +245,39 @@ TEST(SceneFile, LocalGlobalRangeErrors) {
   expect_error(j, "/targets/0/motion/type", "rotate");
 }
 
+// The contact solve's keys reach LocalGlobalContactOptions (absent: the options' defaults); bad
+// values name the key and what was expected.
+TEST(SceneFile, ReadsTheContactSolveKeys) {
+  auto backend = make_backend("serial");
+  const auto options = [&](const nlohmann::json& j) {
+    const std::unique_ptr<Simulation> sim =
+        parse_scene(j.dump(), "test.json", fs::temp_directory_path()).make(*backend);
+    return dynamic_cast<LocalGlobalSimulation&>(*sim).integrator().options().contact;
+  };
+  const integrators::LocalGlobalContactOptions defaults;
+  nlohmann::json j = valid_scene();
+  integrators::LocalGlobalContactOptions o = options(j);
+  EXPECT_EQ(o.solve, defaults.solve);
+  EXPECT_EQ(o.function, defaults.function);
+  EXPECT_EQ(o.tolerance, defaults.tolerance);
+  EXPECT_EQ(o.max_newton_steps, defaults.max_newton_steps);
+  j["integrator"]["contact"] = {
+      {"solve", "seed_steps"}, {"function", "fischer_burmeister"}, {"tolerance", 1e-10}, {"max_newton_steps", 7}};
+  o = options(j);
+  EXPECT_EQ(o.solve, integrators::ContactSolve::kSeedSteps);
+  EXPECT_EQ(o.function, constraints::NcpFunction::kFischerBurmeister);
+  EXPECT_EQ(o.tolerance, 1e-10);
+  EXPECT_EQ(o.max_newton_steps, 7);
+  j["integrator"]["contact"] = {{"solve", "converged"}};
+  EXPECT_EQ(options(j).solve, integrators::ContactSolve::kConverged);
+  j["integrator"]["contact"] = {{"solve", "exact"}};
+  expect_error(j, "/integrator/contact/solve", "seed_steps");
+  j["integrator"]["contact"] = {{"tolerance", -1}};
+  expect_error(j, "/integrator/contact/tolerance", "0");
+  j["integrator"]["contact"] = {{"max_newton_steps", 0}};
+  expect_error(j, "/integrator/contact/max_newton_steps", "integer");
+}
+
 // body_contact and body_friction reach LocalGlobalDescription; bad values name the key and what
 // was expected.
 TEST(SceneFile, ReadsBodyContactKeys) {

@@ -97,7 +97,10 @@ void expect_same(const SolidScene& a, const SolidScene& b, const std::string& wh
   EXPECT_EQ(o.jacobi_relaxation, p.jacobi_relaxation);
   EXPECT_EQ(o.neo_hookean_weight, p.neo_hookean_weight);
   EXPECT_EQ(o.record_energy, p.record_energy);
+  EXPECT_EQ(o.contact.solve, p.contact.solve);
   EXPECT_EQ(o.contact.function, p.contact.function);
+  EXPECT_EQ(o.contact.tolerance, p.contact.tolerance);
+  EXPECT_EQ(o.contact.max_newton_steps, p.contact.max_newton_steps);
   EXPECT_EQ(o.contact.cr_iterations, p.contact.cr_iterations);
   EXPECT_EQ(o.contact.newton_steps, p.contact.newton_steps);
   EXPECT_EQ(o.contact.preconditioner, p.contact.preconditioner);

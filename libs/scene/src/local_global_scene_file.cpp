@@ -128,9 +128,22 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
   o.neo_hookean_weight = obj->real_above("neo_hookean_weight", o.neo_hookean_weight, 0.0);
   o.record_energy = obj->boolean("record_energy", o.record_energy);
   if (std::optional<JsonObject> c = obj->object("contact", true)) {
-    const std::string f = c->choice("function", {"fischer_burmeister", "min_map"}, "fischer_burmeister");
+    const integrators::ContactSolve was = o.contact.solve;
+    const std::string solve = c->choice("solve", {"auto", "converged", "seed_steps"},
+                                        was == integrators::ContactSolve::kSeedSteps   ? "seed_steps"
+                                        : was == integrators::ContactSolve::kConverged ? "converged"
+                                                                                       : "auto");
+    o.contact.solve = solve == "seed_steps"  ? integrators::ContactSolve::kSeedSteps
+                      : solve == "converged" ? integrators::ContactSolve::kConverged
+                                             : integrators::ContactSolve::kAuto;
+    const std::string f =
+        c->choice("function", {"fischer_burmeister", "min_map"},
+                  o.contact.function == constraints::NcpFunction::kMinMap ? "min_map" : "fischer_burmeister");
     o.contact.function =
         f == "min_map" ? constraints::NcpFunction::kMinMap : constraints::NcpFunction::kFischerBurmeister;
+    o.contact.tolerance = c->real("tolerance", o.contact.tolerance, 0.0);
+    o.contact.max_newton_steps =
+        static_cast<int>(c->integer("max_newton_steps", o.contact.max_newton_steps, 1, 100000));
     o.contact.cr_iterations = static_cast<int>(c->integer("cr_iterations", o.contact.cr_iterations, 1, 100000));
     o.contact.newton_steps = static_cast<int>(c->integer("newton_steps", o.contact.newton_steps, 1, 1000));
     const std::string p = c->choice("preconditioner", {"delassus_diagonal", "mass_inverse"}, "delassus_diagonal");

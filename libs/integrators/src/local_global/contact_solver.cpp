@@ -176,6 +176,7 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
   so.function = options.function;
   so.cr_iterations = options.cr_iterations;
   step_ = std::make_unique<constraints::IndicatorNewtonStep>(backend, so);
+  if (options.solve != ContactSolve::kSeedSteps) converged_ = std::make_unique<ConvergedLocalSolve>(backend, options);
 }
 
 LocalGlobalContactSolver::~LocalGlobalContactSolver() = default;
@@ -446,6 +447,10 @@ void LocalGlobalContactSolver::build_delassus() {
     step_->prepare(*wop_, diag, blocks_, rho);
   else
     step_->prepare(W_, diag, blocks_, rho);
+  // ContactSolve::kAuto: the converged solve up to kConvergedAutoRows rows (its W on the host, once per step).
+  converged_used_ =
+      converged_ && (options_.solve == ContactSolve::kConverged || m <= static_cast<std::size_t>(kConvergedAutoRows));
+  if (converged_used_) converged_->prepare(delassus(), blocks_);
 }
 
 // DelassusForm::kAuto's estimate, in entries touched per product with W: the stored W's nnz (a
@@ -497,10 +502,15 @@ void LocalGlobalContactSolver::iterate(const DeviceArray<double>& q_t, DeviceArr
   be.copy(e_, q_loc_);
   be.spmv(1.0 / h_, H_, Op::kNoTranspose, t3n_, 1.0, q_loc_);
   const double t1 = now_seconds();
-  for (int s = 0; s < options_.newton_steps; ++s) {  // Algorithm 4: one step, warm-started from r
-    const KrylovResult inner = step_->step(q_loc_, r_, u_);
-    report.cr_iterations += inner.iterations;
-    ++report.newton_steps;
+  if (converged_used_) {  // to the tolerance from the current r
+    converged_->solve(q_loc_, r_, report);
+    step_->velocity(q_loc_, r_, u_);
+  } else {
+    for (int s = 0; s < options_.newton_steps; ++s) {  // Algorithm 4: one step, warm-started from r
+      const KrylovResult inner = step_->step(q_loc_, r_, u_);
+      report.cr_iterations += inner.iterations;
+      ++report.newton_steps;
+    }
   }
   const double t2 = now_seconds();
   // q = q_free + A^-1 (h H^T r) (eq. (23b) with r = h lambda).

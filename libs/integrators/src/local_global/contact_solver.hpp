@@ -13,6 +13,7 @@
 
 #include "contact_operator.hpp"
 #include "delassus.hpp"
+#include "local_problem.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
@@ -166,6 +167,9 @@ class LocalGlobalContactSolver {
   DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
   DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
   std::unique_ptr<constraints::IndicatorNewtonStep> step_;
+  // ContactSolve::kConverged and kAuto: the converged solve, and whether this step uses it.
+  std::unique_ptr<ConvergedLocalSolve> converged_;
+  bool converged_used_ = false;
 };
 
 }  // namespace sinew::integrators::detail

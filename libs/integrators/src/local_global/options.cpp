@@ -39,6 +39,13 @@ void LocalGlobalOptions::validate() const {
   require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
               contact.function == constraints::NcpFunction::kMinMap,
           "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");
+  require(contact.solve == ContactSolve::kAuto || contact.solve == ContactSolve::kConverged ||
+              contact.solve == ContactSolve::kSeedSteps,
+          "LocalGlobalOptions: contact.solve must be kAuto, kConverged or kSeedSteps");
+  require(std::isfinite(contact.tolerance) && contact.tolerance >= 0.0,
+          "LocalGlobalOptions: contact.tolerance must be finite and >= 0, got " + number_text(contact.tolerance));
+  require(contact.max_newton_steps >= 1,
+          "LocalGlobalOptions: contact.max_newton_steps must be >= 1, got " + std::to_string(contact.max_newton_steps));
   require(contact.cr_iterations >= 1,
           "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
   require(contact.newton_steps >= 1,

@@ -151,10 +151,14 @@ struct LocalGlobalReport {
   double rhs_seconds = 0.0;     ///< right-hand-side assembly b = M q~ + h^2 G^T p_w; time_phases only
   double global_seconds = 0.0;  ///< global solves q = A^-1 b (the seed's "Global"); time_phases only
   std::size_t contacts = 0;     ///< contacts (3 rows each) of this step
-  int newton_steps = 0;         ///< indicator-Newton steps taken in all L-G iterations
-  int cr_iterations = 0;        ///< conjugate-residual iterations in all Newton steps
+  int newton_steps = 0;         ///< Newton steps taken in all L-G iterations' contact solves
+  /// Linear solves in all Newton steps: CR iterations (ContactSolve::kSeedSteps), or LU
+  /// factorizations and BiCGSTAB iterations (kConverged).
+  int cr_iterations = 0;
   /// Natural-map error (relative to ||q_loc||, natural_map.hpp) of the last L-G iteration's local
-  /// problem u = W r + q_loc at the final r; 0 without contacts.
+  /// problem u = W r + q_loc at the final r; 0 without contacts. Since q = q_free + A^-1 h H^T r,
+  /// u = H (q - q_t) / h + d / h - H v_obs is the contact velocity of the step's end state, so
+  /// this is the residual of Signorini-Coulomb at the end of the step.
   double contact_error = 0.0;
   /// (3 contacts) impulses r = h lambda (N s) per contact: normal, tangent 1, tangent 2.
   std::vector<double> impulses;

@@ -16,7 +16,8 @@
 ///   q_loc = H (q_free - q_t) / h + d / h - H v_obs.
 /// W is fixed for the whole step and only q_loc changes with the L-G iteration, so each
 /// iteration is an FCLIB local problem; Algorithm 4 takes ONE indicator-Newton step on it warm-started
-/// from the current r (IndicatorNewtonStep), then corrects q = q_free + A^-1 (h H^T r)
+/// from the current r (IndicatorNewtonStep; ContactSolve::kSeedSteps), or it is solved to a
+/// tolerance (ContactSolve::kConverged), then corrects q = q_free + A^-1 (h H^T r)
 /// (= S'^T S' (b^k + h H^T r), eq. (23b)). The seed's Delta lambda = (1/h^2)(...)^-1(h - J S^T S g)
 /// of Algorithm 4 is the same step in lambda units. v = (q - q_t) / h as without contact.
 /// The complementarity preconditioner of eq. (28) is rho = diag(W) in these units (the seed's
@@ -115,16 +116,55 @@ enum class DelassusForm {
   kOperator   ///< W r = G (Y (Z (G^T r))) with Z = S' P^T: W and C are never formed (SchurAssembly unused)
 };
 
+/// How each L-G iteration solves its local problem u = W r + q_loc (docs/lib_integrators.md,
+/// "Stick and slip at every slope", gives the measurements behind the default).
+enum class ContactSolve {
+  /// Per step: kConverged up to kConvergedAutoRows constraint rows (a few hundred contacts), where
+  /// its host W and sparse LU cost about as much as the seed's steps; kSeedSteps above, where
+  /// the dense W of a contact-rich mesh (9 nc^2 entries) would dominate the step (measured 0.3 s
+  /// against 50 s on the cloth scenes' tests).
+  kAuto,
+  /// To LocalGlobalContactOptions::tolerance on the natural-map error, by non-smooth Newton with
+  /// the exact per-contact 3x3 generalized Jacobians (constraints::NewtonSolver: sparse LU up to
+  /// 512 rows, BiCGSTAB above, backtracking line search), warm-started from the current r. W is
+  /// assembled once per step on the host (LocalGlobalIntegrator::delassus()). The contact
+  /// conditions then hold at the end of every step, so a sticking block does not creep.
+  kConverged,
+  /// The seed's Algorithm 4: newton_steps undamped steps per L-G iteration with the seed's
+  /// diagonal indicators (eq. (25): friction compliance E_f frozen, no d phi_T / d r_n) and
+  /// cr_iterations CR iterations (eq. (26)); W stays on the backend, stored or as an operator.
+  /// On a block resting on many coupled contacts it does not converge (the friction overshoots
+  /// the cone at single contacts and cycles), so a block near the friction threshold creeps.
+  kSeedSteps
+};
+
+/// Largest number of constraint rows (3 per contact, 1 per pulled cable) that ContactSolve::kAuto
+/// solves with kConverged: constraints::NewtonSolver's sparse-LU range.
+constexpr int kConvergedAutoRows = 300;
+
 /// Options of the contact solve inside each L-G iteration.
 struct LocalGlobalContactOptions {
-  /// NCP function of the indicator-Newton step; FB is the seed's choice (Sec. 6).
+  /// How the local problem is solved; kAuto by default (see ContactSolve).
+  ContactSolve solve = ContactSolve::kAuto;
+  /// NCP function; FB is the seed's choice (Sec. 6). With kConverged both functions reach the
+  /// same end states on the slope sweep, but min-map's active-set switching stalls at 6e-7 to
+  /// 4e-5 on a stiff slab stuck at the cone's edge on all 25 contacts (a nearly singular W)
+  /// where the smooth FB converges to 1e-8; with kSeedSteps min-map creeps less.
   constraints::NcpFunction function = constraints::NcpFunction::kFischerBurmeister;
-  /// CR iterations per Newton step: 10, the seed's Table 3 setting (its stick/slip test, Sec. 7.5,
-  /// uses 24).
+  /// kConverged: natural-map error (natural_map.hpp, relative to ||q_loc||) at which an L-G
+  /// iteration's solve stops. 1e-8, Siconos' usual value: the tangential velocity left is then
+  /// ~1e-8 ||q_loc||, a slip of ~1e-10 m per step at the slope test's speeds.
+  double tolerance = 1e-8;
+  /// kConverged: most Newton steps per L-G iteration (the warm start from the previous iterate
+  /// usually needs 1-3; 50 bounds a hard step's cost).
+  int max_newton_steps = 50;
+  /// kSeedSteps: CR iterations per Newton step: 10, the seed's Table 3 setting (its stick/slip
+  /// test, Sec. 7.5, uses 24).
   int cr_iterations = 10;
-  /// Indicator-Newton steps per L-G iteration: 1 is Algorithm 4 (W fixed, q_loc refreshed each time).
+  /// kSeedSteps: indicator-Newton steps per L-G iteration: 1 is Algorithm 4 (W fixed, q_loc
+  /// refreshed each time).
   int newton_steps = 1;
-  /// eq. (28)'s diag(W) by default.
+  /// kSeedSteps: eq. (28)'s diag(W) by default (kConverged always uses diag(W)).
   ContactPreconditioner preconditioner = ContactPreconditioner::kDelassusDiagonal;
   /// Start each step's impulses from the previous step's, matched by (vertex, obstacle) and
   /// re-expressed in the new frame: a resting contact then starts at its solution.

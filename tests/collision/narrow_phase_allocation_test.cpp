@@ -2,14 +2,7 @@
 // replaced global operator new. Skipped under AddressSanitizer, which replaces it itself.
 #include <gtest/gtest.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SINEW_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SINEW_TEST_ASAN 1
-#endif
+#include "sanitizers.hpp"
 
 #ifndef SINEW_TEST_ASAN
 

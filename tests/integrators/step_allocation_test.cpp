@@ -3,14 +3,7 @@
 // standard containers. Skipped under AddressSanitizer, which replaces the allocator itself.
 #include <gtest/gtest.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SINEW_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SINEW_TEST_ASAN 1
-#endif
+#include "sanitizers.hpp"
 
 #ifndef SINEW_TEST_ASAN
 

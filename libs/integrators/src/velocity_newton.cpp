@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <utility>
@@ -117,10 +118,12 @@ void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>>
       if (v != 0.0) return true;
     return false;
   };
+  require(terms.size() <= 64, "combine(): at most 64 terms");
   const std::pair<double, const CsrMatrix*>* only = nullptr;
   int active = 0;
-  for (const auto& term : terms)
-    if (adds_something(term)) ++active, only = &term;
+  std::uint64_t adds = 0;  // bit k: term k adds something (scanned once, not per row)
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    if (adds_something(terms.begin()[k])) ++active, only = terms.begin() + k, adds |= std::uint64_t{1} << k;
   // The sum straight into A, whose storage is reused from call to call.
   A.rows = A.cols = n;
   thread_local std::vector<Index> cursor;  // kept between calls: a step allocates nothing
@@ -139,8 +142,8 @@ void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>>
   std::vector<Index> at(static_cast<std::size_t>(n), -1);
   for (Index i = 0; i < n; ++i) {
     const Index begin = static_cast<Index>(A.col_idx.size());
-    for (const auto& term : terms)
-      if (adds_something(term)) add_row(*term.second, i, term.first, at, A);
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      if (adds >> k & 1) add_row(*terms.begin()[k].second, i, terms.begin()[k].first, at, A);
     finish_row(begin, at, A);
   }
   if (!symmetrize || symmetrize_in_place(A, cursor)) return;

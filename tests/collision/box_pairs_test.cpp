@@ -87,6 +87,29 @@ TEST(BoxPairs, SegmentBoxMinimumIsExactInsideAndOutside) {
   EXPECT_GT(outside, 300);
 }
 
+// The early-out of box-box edges: a segment judged wholly beyond a face plane by more than the
+// margin is farther than the margin from the box everywhere (its exact minimum says so), and
+// segments near the box are not skipped.
+TEST(BoxPairs, AnEdgeSkippedBeyondAFaceIsFartherThanTheMargin) {
+  test::Rng rng(75);
+  int skipped = 0, kept_near = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Pose pb = rng.pose(0.5);
+    const double reach = rng.uniform(0.2, 2.0), margin = rng.uniform(-0.05, 0.2);
+    const Vec3 p0 = rng.vec(-reach, reach), p1 = rng.vec(-reach, reach);
+    const double least = segment_shape_min(p0, p1, box, pb).sd.distance;
+    if (detail::beyond_a_face(to_local(pb, p0), to_local(pb, p1), box.size, margin)) {
+      ++skipped;
+      EXPECT_GT(least, margin) << "segment " << i;
+    } else {
+      kept_near += least <= margin;
+    }
+  }
+  EXPECT_GT(skipped, 500);
+  EXPECT_GT(kept_near, 500);
+}
+
 TEST(BoxPairs, ASegmentParallelToAFaceKeepsAnEnd) {
   test::Rng rng(74);
   const Shape box{ShapeType::kBox, {0.3, 0.2, 0.1}};

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -44,34 +45,57 @@ TEST(ToDelassus, MatchesDenseReduction) {
 
 // Uncoupled bodies (a block-diagonal M): the body-by-body W of a BlockDiagonalSolver equals the
 // panels' W of a general solver and the dense H^T M^-1 H, is exactly symmetric, and leaves a body
-// that no row touches out; with compliance on the diagonal.
+// that no row touches out; with compliance on the diagonal. Two layouts take the two ways of
+// summing W: seven bodies each met by many rows (W is dense enough to be summed densely) and a
+// chain of 60 bodies whose rows each join two neighbours (summed as sorted triplets).
 TEST(ToDelassus, BodyByBodyEqualsThePanelsForUncoupledBodies) {
-  std::mt19937 gen(5);
-  std::uniform_real_distribution<double> uni(-1.0, 1.0);
-  GlobalProblem g = random_global(9, testing::mixed_blocks(9, 4), 21);
-  // Seven 3 x 3 blocks (the fifth untouched by any row), each row of H on two blocks.
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(21, 21), H = Eigen::MatrixXd::Zero(21, g.rows());
-  for (Index b = 0; b < 7; ++b) {
-    Eigen::Matrix3d B;
-    for (int i = 0; i < 9; ++i) B(i / 3, i % 3) = uni(gen);
-    M.block<3, 3>(3 * b, 3 * b) = B * B.transpose() + Eigen::Matrix3d::Identity();
+  struct Layout {
+    Index bodies, contacts;
+    bool chain;
+  };
+  for (const Layout& layout : {Layout{7, 9, false}, Layout{60, 59, true}}) {
+    SCOPED_TRACE(layout.chain ? "chain of 60 bodies" : "7 bodies");
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<double> uni(-1.0, 1.0);
+    const Index n = 3 * layout.bodies;
+    GlobalProblem g = random_global(9, testing::mixed_blocks(9, layout.contacts), n);
+    // 3 x 3 blocks (the fifth untouched by any row in the first layout), each row of H on two.
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n), H = Eigen::MatrixXd::Zero(n, g.rows());
+    for (Index b = 0; b < layout.bodies; ++b) {
+      Eigen::Matrix3d B;
+      for (int i = 0; i < 9; ++i) B(i / 3, i % 3) = uni(gen);
+      M.block<3, 3>(3 * b, 3 * b) = B * B.transpose() + Eigen::Matrix3d::Identity();
+    }
+    Index block = 0, first = 0;  // the chain: the rows of contact k join bodies k and k + 1
+    for (Index j = 0; j < g.rows(); ++j) {
+      if (j == first + block_size(g.blocks[static_cast<std::size_t>(block)].kind)) first = j, ++block;
+      const Index k = std::min(block, layout.bodies - 2);
+      const std::array<Index, 2> bodies =
+          layout.chain ? std::array<Index, 2>{k, k + 1} : std::array<Index, 2>{j % 4, 5 + j % 2};
+      for (Index b : bodies)
+        for (int i = 0; i < 3; ++i) H(3 * b + i, j) = uni(gen);
+    }
+    g.M = from_eigen(EigenCsr(M.sparseView()));  // the zeros left out: M's pattern is block diagonal
+    g.H = from_eigen(EigenCsr(H.sparseView()));
+    g.compliance = Eigen::VectorXd::Constant(g.rows(), 1e-3);
+    BlockDiagonalSolver blocks;
+    EigenLdltSolver ldlt;
+    const DelassusProblem by_body = to_delassus(g, blocks), panels = to_delassus(g, ldlt);
+    const Eigen::MatrixXd W = H.transpose() * M.ldlt().solve(H) + 1e-3 * Eigen::MatrixXd::Identity(g.rows(), g.rows());
+    EXPECT_LT((dense(by_body.W) - W).norm(), 1e-13 * W.norm());
+    EXPECT_LT((dense(by_body.W) - dense(panels.W)).norm(), 1e-13 * W.norm());
+    EXPECT_TRUE(dense(by_body.W) == dense(by_body.W).transpose());
+    EXPECT_LT((by_body.q - panels.q).norm(), 1e-13 * panels.q.norm());
+    // The untouched body costs nothing and adds nothing: the pattern is the panels'.
+    EXPECT_EQ(by_body.W.row_ptr, panels.W.row_ptr);
+    EXPECT_EQ(by_body.W.col_idx, panels.W.col_idx);
+    // A step's own problem, trusted, gives the same bits.
+    DelassusProblem trusted;
+    to_delassus(g, blocks, trusted, InputCheck::kTrusted);
+    EXPECT_EQ(trusted.W.values, by_body.W.values);
+    EXPECT_EQ(trusted.W.col_idx, by_body.W.col_idx);
+    EXPECT_TRUE(trusted.q == by_body.q);
   }
-  for (Index j = 0; j < g.rows(); ++j)
-    for (Index b : {j % 4, 5 + j % 2})
-      for (int i = 0; i < 3; ++i) H(3 * b + i, j) = uni(gen);
-  g.M = from_eigen(EigenCsr(M.sparseView()));  // the zeros left out: M's pattern is block diagonal
-  g.H = from_eigen(EigenCsr(H.sparseView()));
-  g.compliance = Eigen::VectorXd::Constant(g.rows(), 1e-3);
-  BlockDiagonalSolver blocks;
-  EigenLdltSolver ldlt;
-  const DelassusProblem by_body = to_delassus(g, blocks), panels = to_delassus(g, ldlt);
-  const Eigen::MatrixXd W = H.transpose() * M.ldlt().solve(H) + 1e-3 * Eigen::MatrixXd::Identity(g.rows(), g.rows());
-  EXPECT_LT((dense(by_body.W) - W).norm(), 1e-13 * W.norm());
-  EXPECT_LT((dense(by_body.W) - dense(panels.W)).norm(), 1e-13 * W.norm());
-  EXPECT_TRUE(dense(by_body.W) == dense(by_body.W).transpose());
-  EXPECT_LT((by_body.q - panels.q).norm(), 1e-13 * panels.q.norm());
-  // The untouched body costs nothing and adds nothing: the pattern is the panels'.
-  EXPECT_EQ(by_body.W.nnz(), panels.W.nnz());
 }
 
 TEST(ConstraintProblem, BadInputIsAClearError) {

@@ -224,5 +224,30 @@ TEST(NewtonConvergence, DeterministicAcrossRuns) {
   }
 }
 
+// The solver keeps its vectors and its sparse LU's analysis between solves (the analysis for as
+// long as W's pattern and the blocks stay): a kept solver gives the bits of a fresh one through a
+// sequence that changes size, path (dense LU up to 48 rows, sparse LU above), values on a kept
+// pattern, and pattern.
+TEST(NewtonConvergence, AKeptSolverGivesTheBitsOfAFreshOne) {
+  auto serial = make_backend("serial");
+  const DelassusProblem small = random_problem(9, 8), large = random_problem(4, 30), other = random_problem(6, 30);
+  ASSERT_LE(small.rows(), 48);
+  ASSERT_GT(large.rows(), 48);
+  DelassusProblem rescaled = large;  // the same pattern, other values
+  for (double& v : rescaled.W.values) v *= 1.25;
+  rescaled.q *= -0.5;
+  NewtonSolver kept(*serial);
+  for (const DelassusProblem* p :
+       std::initializer_list<const DelassusProblem*>{&small, &large, &rescaled, &other, &large, &small}) {
+    NewtonSolver fresh(*serial);
+    Eigen::VectorXd r_kept, r_fresh;
+    const SolverReport a = kept.solve(*p, r_kept), b = fresh.solve(*p, r_fresh);
+    EXPECT_TRUE(a.converged()) << a.message;
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.error_history, b.error_history);
+    EXPECT_TRUE(r_kept == r_fresh) << "rows " << p->rows();
+  }
+}
+
 }  // namespace
 }  // namespace sinew::constraints::constraints_newton_solver_test

@@ -147,73 +147,142 @@ void GlobalProblem::validate() const {
 
 namespace {
 
+// Scratch of the block-by-block W, kept per thread: a step allocates nothing once the sizes have
+// been seen.
+struct BlockDelassusScratch {
+  std::vector<Index> cols, col_start, local;  // the columns each block touches, concatenated
+  Eigen::MatrixXd Hk, Xk, Wk;                 // one block's H_k, A_k^-1 H_k, H_k^T A_k^-1 H_k
+  std::vector<Eigen::Triplet<double, Index>> entries;
+  Eigen::MatrixXd dense;              // W summed densely when it is dense enough
+  std::vector<unsigned char> stored;  // which entries of dense received a term
+  Eigen::VectorXd y, Hty;
+};
+
+// This thread's scratch. Not inlined on purpose: in a shared library GCC recomputes a
+// thread_local's address (a __tls_get_addr call) at every use in the function that declares it,
+// even through a reference (60 call sites, 650 calls per small step); a returned reference is
+// an ordinary pointer.
+[[gnu::noinline]] BlockDelassusScratch& block_delassus_scratch() {
+  thread_local BlockDelassusScratch scratch;
+  return scratch;
+}
+
 // W = sum_k H_k^T A_k^-1 H_k over the diagonal blocks k of M (a rigid body, a free particle),
 // H_k the rows of H in block k restricted to the columns they touch: a body meets only its own
 // contacts and joints, so this costs O(sum_k c_k^2) for c_k columns, not O(n m) as the panels
-// do. Entries go in halved as (i, j) and (j, i), as in the panels.
-void add_block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver,
-                        std::vector<Eigen::Triplet<double, Index>>& entries) {
+// do. Each entry goes in halved as (i, j) and (j, i), as in the panels, so that W is exactly
+// symmetric; the compliance C is added last. When W is at least 1/8 full (a few bodies and
+// their contacts), the terms are summed into a dense m x m array in the order the triplets
+// would be summed, then read out in CSR order: the same bits and pattern as the triplets,
+// without sorting them (the sort was an eighth of a small step).
+void block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver, const Eigen::VectorXd& compliance,
+                    BlockDelassusScratch& s, CsrMatrix& W) {
   const std::vector<Index>& starts = solver.block_starts();
-  // Scratch kept per thread: a step allocates nothing here once the sizes have been seen.
-  thread_local std::vector<Index> cols, local;
-  thread_local Eigen::MatrixXd Hk, Xk, Wk;
-  local.assign(static_cast<std::size_t>(H.cols), -1);
+  const Index m = H.cols;
+  s.local.assign(static_cast<std::size_t>(m), -1);
+  s.cols.clear();
+  s.col_start.assign(1, 0);
+  double terms = 0.0;  // sum_k c_k^2: the triplets the sparse sum would sort
   for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
-    const Index r0 = starts[k], d = starts[k + 1] - r0;
-    cols.clear();
-    for (Index r = r0; r < r0 + d; ++r)
+    const Index first = static_cast<Index>(s.cols.size());
+    for (Index r = starts[k]; r < starts[k + 1]; ++r)
       for (Index e = H.row_ptr[r]; e < H.row_ptr[r + 1]; ++e) {
-        Index& at = local[static_cast<std::size_t>(H.col_idx[e])];
+        Index& at = s.local[static_cast<std::size_t>(H.col_idx[e])];
         if (at < 0) {
-          at = static_cast<Index>(cols.size());
-          cols.push_back(H.col_idx[e]);
+          at = static_cast<Index>(s.cols.size()) - first;
+          s.cols.push_back(H.col_idx[e]);
         }
       }
-    if (cols.empty()) continue;
-    const Index c = static_cast<Index>(cols.size());
-    Hk.setZero(d, c);
+    for (std::size_t c = static_cast<std::size_t>(first); c < s.cols.size(); ++c)
+      s.local[static_cast<std::size_t>(s.cols[c])] = -1;
+    s.col_start.push_back(static_cast<Index>(s.cols.size()));
+    const double c = static_cast<double>(s.cols.size()) - first;
+    terms += c * c;
+  }
+  const bool dense = m <= 2048 && static_cast<double>(m) * static_cast<double>(m) <= 8.0 * terms;
+  if (dense) {
+    s.dense.setZero(m, m);
+    s.stored.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0);
+  } else {
+    s.entries.clear();
+  }
+  const auto add = [&](Index i, Index j, double v) {
+    if (dense) {
+      s.dense(i, j) += v;
+      s.stored[static_cast<std::size_t>(j) * static_cast<std::size_t>(m) + static_cast<std::size_t>(i)] = 1;
+    } else {
+      s.entries.emplace_back(i, j, v);
+    }
+  };
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+    const Index r0 = starts[k], d = starts[k + 1] - r0;
+    const Index* cols = s.cols.data() + s.col_start[k];
+    const Index c = s.col_start[k + 1] - s.col_start[k];
+    if (c == 0) continue;
+    for (Index a = 0; a < c; ++a) s.local[static_cast<std::size_t>(cols[a])] = a;
+    s.Hk.setZero(d, c);
     for (Index r = r0; r < r0 + d; ++r)
       for (Index e = H.row_ptr[r]; e < H.row_ptr[r + 1]; ++e)
-        Hk(r - r0, local[static_cast<std::size_t>(H.col_idx[e])]) = H.values[e];
-    Xk = Hk;
-    for (Index j = 0; j < c; ++j) solver.solve_block(k, Xk.col(j).data());
-    Wk.noalias() = Hk.transpose() * Xk;
+        s.Hk(r - r0, s.local[static_cast<std::size_t>(H.col_idx[e])]) = H.values[e];
+    s.Xk = s.Hk;
+    for (Index j = 0; j < c; ++j) solver.solve_block(k, s.Xk.col(j).data());
+    s.Wk.noalias() = s.Hk.transpose() * s.Xk;
     for (Index b = 0; b < c; ++b)
       for (Index a = 0; a < c; ++a)
-        if (Wk(a, b) != 0.0) {
-          entries.emplace_back(cols[static_cast<std::size_t>(a)], cols[static_cast<std::size_t>(b)], 0.5 * Wk(a, b));
-          entries.emplace_back(cols[static_cast<std::size_t>(b)], cols[static_cast<std::size_t>(a)], 0.5 * Wk(a, b));
+        if (s.Wk(a, b) != 0.0) {
+          add(cols[a], cols[b], 0.5 * s.Wk(a, b));
+          add(cols[b], cols[a], 0.5 * s.Wk(a, b));
         }
-    for (Index col : cols) local[static_cast<std::size_t>(col)] = -1;
+    for (Index a = 0; a < c; ++a) s.local[static_cast<std::size_t>(cols[a])] = -1;
+  }
+  for (Index i = 0; i < compliance.size(); ++i) add(i, i, compliance[i]);
+  if (!dense) {
+    csr_from_triplets(s.entries, m, m, /*transposed=*/false, W);  // setFromTriplets' sums
+    return;
+  }
+  W.rows = W.cols = m;
+  W.row_ptr.resize(static_cast<std::size_t>(m) + 1);
+  W.col_idx.clear();
+  W.values.clear();
+  W.row_ptr[0] = 0;
+  for (Index i = 0; i < m; ++i) {  // W is symmetric: row i of W is column i of the array
+    const unsigned char* stored = s.stored.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(m);
+    for (Index j = 0; j < m; ++j)
+      if (stored[j]) {
+        W.col_idx.push_back(j);
+        W.values.push_back(s.dense(j, i));
+      }
+    W.row_ptr[static_cast<std::size_t>(i) + 1] = static_cast<Index>(W.col_idx.size());
   }
 }
 
 }  // namespace
 
-void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& local) {
-  problem.validate();
-  mass_solver.compute(problem.M);
+void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& local, InputCheck check) {
+  if (check == InputCheck::kFull) problem.validate();
+  mass_solver.compute(problem.M, check);
   const Index m = problem.rows();
-  thread_local std::vector<Eigen::Triplet<double, Index>> entries;  // kept: no allocation once sized
-  entries.clear();
   if (const auto* blocks = dynamic_cast<const BlockDiagonalSolver*>(&mass_solver)) {
-    // W body by body (add_block_delassus); q = w + H^T M^-1 f on H's rows, summed over the DOFs
-    // in increasing order for each row of W, as Eigen's H^T x below.
-    add_block_delassus(problem.H, *blocks, entries);
-    thread_local Eigen::VectorXd y, Hty;
-    y = problem.f;  // M^-1 f block by block: the bits of the whole solve
+    BlockDelassusScratch& s = block_delassus_scratch();
+    block_delassus(problem.H, *blocks, problem.compliance, s, local.W);
+    // q = w + H^T M^-1 f on H's rows, summed over the DOFs in increasing order for each row of
+    // W, as Eigen's H^T x below.
+    s.y = problem.f;  // M^-1 f block by block: the bits of the whole solve
     const std::vector<Index>& starts = blocks->block_starts();
-    for (std::size_t k = 0; k + 1 < starts.size(); ++k) blocks->solve_block(k, y.data() + starts[k]);
-    Hty.setZero(m);
+    for (std::size_t k = 0; k + 1 < starts.size(); ++k) blocks->solve_block(k, s.y.data() + starts[k]);
+    s.Hty.setZero(m);
     for (Index i = 0; i < problem.H.rows; ++i)
       for (Index k = problem.H.row_ptr[i]; k < problem.H.row_ptr[i + 1]; ++k)
-        Hty[problem.H.col_idx[k]] += problem.H.values[k] * y[i];
-    local.q = problem.w + Hty;
+        s.Hty[problem.H.col_idx[k]] += problem.H.values[k] * s.y[i];
+    local.q = problem.w + s.Hty;
   } else {
     // W in panels of columns: X = M^-1 H(:, panel) densely, then W(:, panel) = H^T X, of which
     // only the non-zeros are kept. Each kept entry goes in twice, halved, as (i, j) and (j, i),
     // so that the sum of duplicates is exactly symmetric (H^T M^-1 H is symmetric in exact
     // arithmetic).
+    thread_local std::vector<Eigen::Triplet<double, Index>> kept_entries;  // no allocation once sized
+    std::vector<Eigen::Triplet<double, Index>>& entries = kept_entries;
+    entries.clear();
     const Eigen::SparseMatrix<double, Eigen::ColMajor, Index> H = to_eigen(problem.H);
     constexpr Index kPanel = 64;
     for (Index c0 = 0; c0 < m; c0 += kPanel) {
@@ -228,10 +297,10 @@ void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, Delass
           }
     }
     local.q = problem.w + H.transpose() * mass_solver.solve(problem.f);
+    if (problem.compliance.size())
+      for (Index i = 0; i < m; ++i) entries.emplace_back(i, i, problem.compliance[i]);
+    csr_from_triplets(entries, m, m, /*transposed=*/false, local.W);  // setFromTriplets' sums
   }
-  if (problem.compliance.size())
-    for (Index i = 0; i < m; ++i) entries.emplace_back(i, i, problem.compliance[i]);
-  csr_from_triplets(entries, m, m, /*transposed=*/false, local.W);  // setFromTriplets' sums
   local.blocks = problem.blocks;
 }
 

@@ -55,17 +55,23 @@ class IndicatorOperator final : public LinearOperator {
 
 }  // namespace
 
-std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
-                                             const std::vector<ConstraintBlock>& blocks) {
-  std::vector<double> rho = diag_w;
+void indicator_preconditioner(const Eigen::VectorXd& diag_w, const std::vector<ConstraintBlock>& blocks,
+                              Eigen::VectorXd& rho) {
+  rho = diag_w;
   Index i = 0;
   for (const ConstraintBlock& b : blocks) {
     const int size = block_size(b.kind);
-    if (size == 3 && static_cast<std::size_t>(i) + 2 < rho.size())
-      rho[i + 1] = rho[i + 2] = 0.5 * (diag_w[i + 1] + diag_w[i + 2]);
+    if (size == 3 && i + 2 < rho.size()) rho[i + 1] = rho[i + 2] = 0.5 * (diag_w[i + 1] + diag_w[i + 2]);
     i += size;
   }
-  return rho;
+}
+
+std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
+                                             const std::vector<ConstraintBlock>& blocks) {
+  Eigen::VectorXd rho;
+  indicator_preconditioner(Eigen::Map<const Eigen::VectorXd>(diag_w.data(), static_cast<Eigen::Index>(diag_w.size())),
+                           blocks, rho);
+  return std::vector<double>(rho.data(), rho.data() + rho.size());
 }
 
 struct IndicatorNewtonStep::Impl {

@@ -11,7 +11,8 @@ NaturalMapError natural_map_error(const DelassusProblem& problem, const Eigen::V
     return "natural_map_error: r must have " + std::to_string(problem.rows()) + " entries, got " +
            std::to_string(r.size());
   });
-  const Eigen::VectorXd u = to_eigen(problem.W) * r + problem.q;
+  problem.W.validate();  // the pattern the view below reads (the copy this replaced checked it too)
+  const Eigen::VectorXd u = as_eigen(problem.W) * r + problem.q;
   return natural_map_error(problem, r, u);
 }
 

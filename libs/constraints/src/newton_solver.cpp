@@ -29,19 +29,22 @@ struct BlockJacobian {
   std::vector<double> omega, e;         // concatenated row-major blocks
 };
 
-BlockJacobian make_block_jacobian(const DelassusProblem& p, const std::vector<Index>& offsets) {
-  BlockJacobian J;
-  Index v = 0;
-  for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const Index s = block_size(p.blocks[b].kind);
-    J.row.push_back(offsets[b]);
+// The (zero) blocks of @p p's Jacobian into @p J, whose storage is reused.
+void make_block_jacobian(const DelassusProblem& p, BlockJacobian& J) {
+  J.row.clear();
+  J.size.clear();
+  J.value.clear();
+  Index row = 0, v = 0;
+  for (const ConstraintBlock& block : p.blocks) {
+    const Index s = block_size(block.kind);
+    J.row.push_back(row);
     J.size.push_back(s);
     J.value.push_back(v);
+    row += s;
     v += s * s;
   }
   J.omega.assign(static_cast<std::size_t>(v), 0.0);
   J.e.assign(static_cast<std::size_t>(v), 0.0);
-  return J;
 }
 
 // The block-diagonal pattern of J as a CSR matrix with the given values.
@@ -164,17 +167,15 @@ class BiCgStab final : public KrylovSolver {
   }
 };
 
-// y = A x or A^T x for the block-diagonal A of @p J (values @p blocks: J.omega or J.e).
-Eigen::VectorXd block_apply(const BlockJacobian& J, const std::vector<double>& blocks, const Eigen::VectorXd& x,
-                            bool transpose) {
-  Eigen::VectorXd y = Eigen::VectorXd::Zero(x.size());
+// y += A x or A^T x for the block-diagonal A of @p J (values @p blocks: J.omega or J.e).
+void block_apply_add(const BlockJacobian& J, const std::vector<double>& blocks, const Eigen::VectorXd& x,
+                     bool transpose, Eigen::VectorXd& y) {
   for (std::size_t b = 0; b < J.row.size(); ++b) {
     const Index s = J.size[b], o = J.row[b];
     const double* A = blocks.data() + J.value[b];
     for (Index i = 0; i < s; ++i)
       for (Index j = 0; j < s; ++j) y[o + i] += (transpose ? A[j * s + i] : A[i * s + j]) * x[o + j];
   }
-  return y;
 }
 
 // Inverse of one diagonal block Omega_c W_cc + E_c (s x s, row-major) into @p out; a block that
@@ -194,47 +195,70 @@ void invert_block(const double* A, Index s, double* out) {
   result = inv;
 }
 
-// Direct steps: (Omega W + E + diag(shift)) dr = -phi assembled column-major and factored by
-// SparseLU. The pattern (W's, with full diagonal blocks in Omega and E, explicit zeros kept) is
-// fixed, so it is analysed once per solve; only the numeric factorization runs per step. Small
-// problems (@p dense: a few contacts, where SparseLU's symbolic work and bookkeeping cost more
-// than the arithmetic) form the matrix densely, row block by row block, and factor it by LU with
-// partial pivoting.
+// Visits the terms of the rows of block @p b of the Newton matrix Omega W + E + diag(shift) as
+// visit(row, column, value), in a fixed order: row i of block b is sum_j Omega_b(i, j) W(o + j, :),
+// then E_b(i, :), then shift_i e_i, or E_b(i, :) + shift_i e_i as one term with @p shift_in_e (the
+// sums of the sparse path, which added E + diag(shift) to Omega W).
+template <class Visit>
+void visit_newton_rows(const BlockJacobian& J, std::size_t b, const CsrMatrix& W, const Eigen::VectorXd& shift,
+                       bool shift_in_e, Visit&& visit) {
+  const Index s = J.size[b], o = J.row[b];
+  const std::size_t v = static_cast<std::size_t>(J.value[b]);
+  for (Index i = 0; i < s; ++i) {
+    for (Index j = 0; j < s; ++j) {
+      const double w = J.omega[v + static_cast<std::size_t>(i * s + j)];
+      if (w == 0.0) continue;
+      for (Index e = W.row_ptr[o + j]; e < W.row_ptr[o + j + 1]; ++e) visit(o + i, W.col_idx[e], w * W.values[e]);
+    }
+    for (Index j = 0; j < s; ++j)
+      visit(o + i, o + j, J.e[v + static_cast<std::size_t>(i * s + j)] + (shift_in_e && i == j ? shift[o + i] : 0.0));
+    if (!shift_in_e) visit(o + i, o + i, shift[o + i]);
+  }
+}
+
+// Direct steps: (Omega W + E + diag(shift)) dr = -phi factored by SparseLU. The rows of one block
+// share one pattern, the union of W's rows there and the block's diagonal, so the matrix is
+// written straight into that pattern by rows (no sparse products), then scattered into the
+// column-major copy SparseLU factors through a fixed map. The pattern is analysed once for as long as W's pattern and
+// the blocks stay the same (a contact set that persists between time steps); only the numeric factorization runs per
+// step. Small problems (@p dense: a few contacts, where SparseLU's symbolic work and bookkeeping cost more than the
+// arithmetic) form the matrix densely and factor it by LU with partial pivoting.
 class LuStep {
  public:
-  LuStep(const EigenCsr& W, Index m, bool dense) : W_rows_(&W), dense_(dense) {
+  /// Prepares the steps of one solve on @p p (diagonal of W: @p diagW).
+  void reset(const DelassusProblem& p, const Eigen::VectorXd& diagW, bool dense) {
+    const Index m = p.rows();
+    W_ = &p.W;
+    dense_ = dense;
     // A last-resort shift when the matrix is exactly singular, far below W's scale.
-    singular_shift_ = 1e-10 * W.diagonal().sum() / static_cast<double>(m > 0 ? m : 1);
+    singular_shift_ = 1e-10 * diagW.sum() / static_cast<double>(m > 0 ? m : 1);
     if (dense_) return;
-    W_ = W;
-    Om_.resize(m, m);
-    E_.resize(m, m);
-    jac_.resize(m, m);
+    const bool same_pattern =
+        analysed_ && p.W.row_ptr == analysed_row_ptr_ && p.W.col_idx == analysed_col_idx_ && same_block_sizes(p.blocks);
+    if (!same_pattern) make_pattern(p);
   }
 
   // Returns false (with the reason) when the matrix is singular even after the shift.
   bool solve(const BlockJacobian& J, const Eigen::VectorXd& shift, const Eigen::VectorXd& phi, Eigen::VectorXd& dr,
              int& factorizations, std::string& message) {
     if (dense_) return solve_dense(J, shift, phi, dr, factorizations, message);
-    tri_om_.clear();
-    tri_e_.clear();
-    for (std::size_t b = 0; b < J.row.size(); ++b)
-      for (Index i = 0; i < J.size[b]; ++i)
-        for (Index j = 0; j < J.size[b]; ++j) {
-          const std::size_t k = static_cast<std::size_t>(J.value[b] + i * J.size[b] + j);
-          tri_om_.emplace_back(J.row[b] + i, J.row[b] + j, J.omega[k]);
-          tri_e_.emplace_back(J.row[b] + i, J.row[b] + j, J.e[k] + (i == j ? shift[J.row[b] + i] : 0.0));
-        }
-    Om_.setFromTriplets(tri_om_.begin(), tri_om_.end());
-    E_.setFromTriplets(tri_e_.begin(), tri_e_.end());
-    jac_ = Om_ * W_;
-    jac_ += E_;
+    std::fill(row_values_.begin(), row_values_.end(), 0.0);
+    for (std::size_t b = 0; b < J.row.size(); ++b) {
+      const Index o = J.row[b];
+      for (Index k = row_ptr_[o]; k < row_ptr_[o + 1]; ++k)
+        slot_[static_cast<std::size_t>(row_col_[k])] = k - row_ptr_[o];
+      visit_newton_rows(J, b, *W_, shift, /*shift_in_e=*/true, [&](Index r, Index c, double v) {
+        row_values_[static_cast<std::size_t>(row_ptr_[r] + slot_[static_cast<std::size_t>(c)])] += v;
+      });
+    }
+    double* values = jac_.valuePtr();
+    for (std::size_t k = 0; k < row_values_.size(); ++k) values[to_column_[k]] = row_values_[k];
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (attempt == 1)  // singular: a Levenberg-Marquardt-like shift, then give up
-        for (Index i = 0; i < jac_.rows(); ++i) jac_.coeffRef(i, i) += singular_shift_;
-      if (jac_.nonZeros() != analysed_nnz_) {
+        for (Index d : diagonal_) values[d] += singular_shift_;
+      if (!analysed_) {
         lu_.analyzePattern(jac_);
-        analysed_nnz_ = jac_.nonZeros();
+        analysed_ = true;
       }
       lu_.factorize(jac_);
       ++factorizations;
@@ -248,24 +272,75 @@ class LuStep {
   }
 
  private:
-  // The dense form of solve(): row i of block b is sum_j Omega_b(i, j) W(o + j, :) + E_b(i, :).
+  bool same_block_sizes(const std::vector<ConstraintBlock>& blocks) const {
+    if (blocks.size() != analysed_sizes_.size()) return false;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (block_size(blocks[b].kind) != analysed_sizes_[b]) return false;
+    return true;
+  }
+
+  // The rows' pattern (per block: the union of W's rows and the diagonal block, sorted), jac_ with
+  // that pattern by columns and the map between the two, to be analysed at the next factorization.
+  void make_pattern(const DelassusProblem& p) {
+    const Index m = p.rows();
+    analysed_row_ptr_ = p.W.row_ptr;
+    analysed_col_idx_ = p.W.col_idx;
+    analysed_sizes_.clear();
+    for (const ConstraintBlock& b : p.blocks) analysed_sizes_.push_back(block_size(b.kind));
+    analysed_ = false;
+    std::vector<Index>&ptr = row_ptr_, &cols = row_col_, block_cols;
+    ptr.assign(1, 0);
+    cols.clear();
+    slot_.assign(static_cast<std::size_t>(m), -1);
+    Index o = 0;
+    for (Index s : analysed_sizes_) {
+      block_cols.clear();
+      const auto take = [&](Index c) {
+        if (slot_[static_cast<std::size_t>(c)] < 0) {
+          slot_[static_cast<std::size_t>(c)] = 0;
+          block_cols.push_back(c);
+        }
+      };
+      for (Index r = o; r < o + s; ++r) {
+        for (Index e = p.W.row_ptr[r]; e < p.W.row_ptr[r + 1]; ++e) take(p.W.col_idx[e]);
+        take(r);
+      }
+      std::sort(block_cols.begin(), block_cols.end());
+      for (Index c : block_cols) slot_[static_cast<std::size_t>(c)] = -1;
+      for (Index r = o; r < o + s; ++r) {
+        cols.insert(cols.end(), block_cols.begin(), block_cols.end());
+        ptr.push_back(static_cast<Index>(cols.size()));
+      }
+      o += s;
+    }
+    // Column-major storage of the same pattern: entry k of the rows goes to to_column_[k].
+    const std::size_t nnz = cols.size();
+    row_values_.assign(nnz, 0.0);
+    to_column_.resize(nnz);
+    std::vector<Index> col_ptr(static_cast<std::size_t>(m) + 1, 0), row_idx(nnz);
+    for (Index c : cols) ++col_ptr[static_cast<std::size_t>(c) + 1];
+    for (Index c = 0; c < m; ++c) col_ptr[c + 1] += col_ptr[c];
+    std::vector<Index> next(col_ptr.begin(), col_ptr.end() - 1);
+    diagonal_.clear();
+    for (Index r = 0; r < m; ++r)
+      for (Index k = ptr[r]; k < ptr[r + 1]; ++k) {
+        const Index at = next[static_cast<std::size_t>(cols[k])]++;
+        row_idx[static_cast<std::size_t>(at)] = r;
+        to_column_[static_cast<std::size_t>(k)] = at;
+        if (cols[k] == r) diagonal_.push_back(at);
+      }
+    const std::vector<double> zeros(nnz, 0.0);
+    jac_ = Eigen::Map<const ColMatrix>(m, m, static_cast<Index>(nnz), col_ptr.data(), row_idx.data(), zeros.data());
+  }
+
+  // The dense form of solve().
   bool solve_dense(const BlockJacobian& J, const Eigen::VectorXd& shift, const Eigen::VectorXd& phi,
                    Eigen::VectorXd& dr, int& factorizations, std::string& message) {
-    const EigenCsr& W = *W_rows_;
-    dense_jac_.setZero(W.rows(), W.cols());
-    for (std::size_t b = 0; b < J.row.size(); ++b) {
-      const Index s = J.size[b], o = J.row[b];
-      const std::size_t v = static_cast<std::size_t>(J.value[b]);
-      for (Index i = 0; i < s; ++i) {
-        for (Index j = 0; j < s; ++j) {
-          const double w = J.omega[v + static_cast<std::size_t>(i * s + j)];
-          if (w == 0.0) continue;
-          for (EigenCsr::InnerIterator it(W, o + j); it; ++it) dense_jac_(o + i, it.col()) += w * it.value();
-        }
-        for (Index j = 0; j < s; ++j) dense_jac_(o + i, o + j) += J.e[v + static_cast<std::size_t>(i * s + j)];
-        dense_jac_(o + i, o + i) += shift[o + i];
-      }
-    }
+    const Index m = W_->rows;
+    dense_jac_.setZero(m, m);
+    for (std::size_t b = 0; b < J.row.size(); ++b)
+      visit_newton_rows(J, b, *W_, shift, /*shift_in_e=*/false,
+                        [&](Index r, Index c, double v) { dense_jac_(r, c) += v; });
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (attempt == 1) dense_jac_.diagonal().array() += singular_shift_;  // as the sparse path
       dense_lu_.compute(dense_jac_);
@@ -279,14 +354,20 @@ class LuStep {
     return false;
   }
 
-  const EigenCsr* W_rows_;  // W by rows (the dense form), alive for the solve
-  bool dense_;
+  const CsrMatrix* W_ = nullptr;  // the problem's W, alive for the solve
+  bool dense_ = true;
   Eigen::MatrixXd dense_jac_;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
-  ColMatrix W_, Om_, E_, jac_;
-  std::vector<Eigen::Triplet<double, Index>> tri_om_, tri_e_;
+  std::vector<Index> row_ptr_, row_col_;  // the Newton matrix's pattern by rows
+  std::vector<double> row_values_;        // its values by rows
+  std::vector<Index> to_column_;          // where each row entry sits in jac_
+  ColMatrix jac_;                         // the Newton matrix by columns, as SparseLU takes it
+  std::vector<Index> slot_;               // scratch: a column's place in its block's row pattern
+  std::vector<Index> diagonal_;           // the value index in jac_ of each diagonal entry
   Eigen::SparseLU<ColMatrix, Eigen::COLAMDOrdering<Index>> lu_;
-  Index analysed_nnz_ = -1;
+  // The pattern jacT_ was built for (W's, the block sizes) and whether lu_ has analysed it.
+  std::vector<Index> analysed_row_ptr_, analysed_col_idx_, analysed_sizes_;
+  bool analysed_ = false;
   double singular_shift_ = 0.0;
 };
 
@@ -294,7 +375,8 @@ class LuStep {
 // the block-Jacobi P^-1 uploaded per step into fixed patterns, BiCGSTAB on (Omega W + E) P^-1.
 class KrylovStep {
  public:
-  KrylovStep(Backend& backend, KrylovSolver& krylov, const CsrMatrix& W, const EigenCsr& W_host, const BlockJacobian& J)
+  KrylovStep(Backend& backend, KrylovSolver& krylov, const CsrMatrix& W, const EigenCsrView& W_host,
+             const BlockJacobian& J)
       : be_(&backend), krylov_(&krylov), J_(&J), m_(W.rows) {
     W_ = to_device(backend, W);
     const CsrMatrix pattern = block_diagonal_csr(J, m_, J.omega);
@@ -369,16 +451,29 @@ void NewtonSolver::check_supported(const DelassusProblem& problem) const {
   detail::check_no_box_friction(name(), problem);
 }
 
+// The vectors, Jacobian blocks and direct factorization of do_solve(), kept between solves.
+struct NewtonSolver::Workspace {
+  Eigen::VectorXd diagW, rho, u, phi, shift, dr, Wdr, r_try, u_try, phi_try, g, Wg, Jg, t1, t2;
+  BlockJacobian J, J_try;
+  LuStep lu;
+  std::vector<double> recent;  // the merits of the last NewtonOptions::merit_memory iterates
+};
+
 SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   SolverReport report;
   const Index m = p.rows();
-  const std::vector<Index> offsets = block_offsets(p.blocks);
-  const EigenCsr W = to_eigen(p.W);
-  const Eigen::VectorXd diagW = Eigen::VectorXd(W.diagonal());
+  if (!work_) work_ = std::make_unique<Workspace>();
+  Workspace& ws = *work_;
+  const EigenCsrView W = as_eigen(p.W);  // solve() validated p: a view, not a copy
+  ws.diagW.setZero(m);
+  for (Index i = 0; i < m; ++i) {
+    const auto first = p.W.col_idx.begin() + p.W.row_ptr[i], last = p.W.col_idx.begin() + p.W.row_ptr[i + 1];
+    const auto at = std::lower_bound(first, last, i);
+    if (at != last && *at == i) ws.diagW[i] = p.W.values[static_cast<std::size_t>(at - p.W.col_idx.begin())];
+  }
   // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).
-  const std::vector<double> rho_values =
-      indicator_preconditioner(std::vector<double>(diagW.data(), diagW.data() + diagW.size()), p.blocks);
-  const Eigen::VectorXd rho = Eigen::Map<const Eigen::VectorXd>(rho_values.data(), m);
+  indicator_preconditioner(ws.diagW, p.blocks, ws.rho);
+  const Eigen::VectorXd& rho = ws.rho;
   for (Index i = 0; i < m; ++i) {
     if (!(rho[i] > 0.0)) {
       report.status = SolverStatus::kFailed;
@@ -387,19 +482,27 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       return report;
     }
   }
-  BlockJacobian J = make_block_jacobian(p, offsets);
+  BlockJacobian& J = ws.J;
+  make_block_jacobian(p, J);
   const bool lu_path = options_.linear == NewtonLinearSolver::kSparseLu ||
                        (options_.linear == NewtonLinearSolver::kAuto && m <= kAutoLuRows);
 
-  std::unique_ptr<LuStep> lu;
+  LuStep* lu = nullptr;
   std::unique_ptr<KrylovStep> krylov;
-  if (lu_path)
-    lu = std::make_unique<LuStep>(W, m, options_.linear == NewtonLinearSolver::kAuto && m <= kDenseLuRows);
-  else
+  if (lu_path) {
+    lu = &ws.lu;
+    lu->reset(p, ws.diagW, options_.linear == NewtonLinearSolver::kAuto && m <= kDenseLuRows);
+  } else {
     krylov = std::make_unique<KrylovStep>(*backend_, *krylov_, p.W, W, J);
+  }
 
-  Eigen::VectorXd u = W * r + p.q, phi(m), shift(m), dr(m), Wdr(m), r_try(m), u_try(m), phi_try(m);
-  BlockJacobian J_try = J;
+  Eigen::VectorXd &u = ws.u, &phi = ws.phi, &shift = ws.shift, &dr = ws.dr, &Wdr = ws.Wdr, &r_try = ws.r_try,
+                  &u_try = ws.u_try, &phi_try = ws.phi_try;
+  u.noalias() = W * r;
+  u += p.q;
+  for (Eigen::VectorXd* v : {&phi, &shift, &dr, &Wdr, &r_try, &u_try, &phi_try}) v->resize(m);
+  BlockJacobian& J_try = ws.J_try;
+  J_try = J;
   double psi = evaluate(p, rho, options_.function, u, r, phi, J);
   report.error = natural_map_error(p, r, u).relative;
   const auto finish = [&](SolverStatus status, const std::string& message) {
@@ -413,7 +516,8 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
 
   detail::ProximalSchedule schedule(options_);  // the shift's Levenberg-Marquardt factor
   // The merits of the last NewtonOptions::merit_memory iterates: the line search's reference.
-  std::vector<double> recent;
+  std::vector<double>& recent = ws.recent;
+  recent.clear();
   const std::size_t memory = static_cast<std::size_t>(options_.merit_memory);
   for (int it = 0; it < options_.stop.max_iterations; ++it) {
     const auto step = [&] { return " at Newton step " + std::to_string(it + 1); };  // for messages only
@@ -466,7 +570,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
           return finish(SolverStatus::kFailed, "BiCGSTAB produced non-finite values" + step() + ": " + inner.message);
       }
       if (!dr.allFinite()) return finish(SolverStatus::kFailed, "non-finite Newton direction" + step());
-      Wdr = W * dr;
+      Wdr.noalias() = W * dr;
       if (options_.globalization.line_search_steps == 0) break;
       // With the exact Jacobian, dr is a descent direction: grad psi . dr = -||phi||^2; the
       // shifted one stays close to it.
@@ -493,9 +597,19 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       // contacts, or an inexact step): fall back to steepest descent on psi, g = J^T phi =
       // W Omega^T phi + E^T phi, from the Cauchy step ||g||^2 / ||J g||^2 of the linear model.
       const double newton_alpha = best_alpha;
-      const Eigen::VectorXd g = W * block_apply(J, J.omega, phi, true) + block_apply(J, J.e, phi, true);
-      const Eigen::VectorXd Wg = W * g;
-      const Eigen::VectorXd Jg = block_apply(J, J.omega, Wg, false) + block_apply(J, J.e, g, false);
+      Eigen::VectorXd &g = ws.g, &Wg = ws.Wg, &Jg = ws.Jg, &t1 = ws.t1, &t2 = ws.t2;
+      t1.setZero(m);
+      t2.setZero(m);
+      block_apply_add(J, J.omega, phi, true, t1);
+      block_apply_add(J, J.e, phi, true, t2);
+      g.noalias() = W * t1;
+      g += t2;
+      Wg.noalias() = W * g;
+      t1.setZero(m);
+      t2.setZero(m);
+      block_apply_add(J, J.omega, Wg, false, t1);
+      block_apply_add(J, J.e, g, false, t2);
+      Jg = t1 + t2;
       const double gg = g.squaredNorm(), JgJg = Jg.squaredNorm();
       const double t = JgJg > 0.0 ? gg / JgJg : 0.0;
       best_alpha = 0.0;

@@ -361,14 +361,15 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   constraints::DelassusProblem& local = local_;
   try {
-    constraints::to_delassus(problem_, *mass_solver_, local);
+    // problem_ was checked where it was assembled (assemble_step_problem): not again here.
+    constraints::to_delassus(problem_, *mass_solver_, local, InputCheck::kTrusted);
   } catch (const Error& e) {
     report.message = std::string("contact: the step matrix A could not be factored at t = ") + number_text(state.t, 6) +
                      ": " + e.what();
     return report;
   }
   if (solver_) {
-    report.contact = solver_->solve(local, r_);
+    report.contact = solver_->solve(local, r_, InputCheck::kTrusted);  // r_: zero or the last step's
     v_ = constraints::global_velocity(problem_, *mass_solver_, r_);
   } else {
     constraints::GlobalSolution solution;
@@ -377,7 +378,9 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     r_ = solution.r;
     v_ = solution.v;
   }
-  report.natural_map_error = constraints::natural_map_error(local, r_).relative;
+  u_ = as_eigen(local.W) * r_;  // local is the solver's checked problem: a view, no copy of W
+  u_ += local.q;
+  report.natural_map_error = constraints::natural_map_error(local, r_, u_).relative;
   return finish_step(system, std::move(report), state, h);
 }
 

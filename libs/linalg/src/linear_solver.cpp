@@ -43,8 +43,8 @@ void LinearSolver::check_matrix(const CsrMatrix& A) const {
       throw Error(name() + ": matrix entry " + std::to_string(k) + " is not finite (" + number_text(A.values[k]) + ")");
 }
 
-void LinearSolver::compute(const CsrMatrix& A) {
-  check_matrix(A);
+void LinearSolver::compute(const CsrMatrix& A, InputCheck check) {
+  if (check == InputCheck::kFull) check_matrix(A);
   factored_ = false;
   do_analyze(A);
   rows_ = A.rows;

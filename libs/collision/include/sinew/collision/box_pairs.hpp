@@ -177,6 +177,15 @@ SINEW_HD int push_point_contact(const Vec3& x, double r, const SignedDistance& s
   out[n] = ShapePairContact{v3::madd(x, -r, sd.normal), sd.closest, sd.normal, gap};
   return n + 1;
 }
+/// Whether the segment [l0, l1], in a box's frame, lies wholly beyond one face plane of the box
+/// (half extents @p h) by more than @p margin: then every point of it is farther than margin
+/// from the box (the distance to a box bounds the distance to each face plane from above).
+SINEW_HD bool beyond_a_face(const Vec3& l0, const Vec3& l1, const double* h, double margin) {
+  for (int i = 0; i < 3; ++i)
+    if ((l0[i] - h[i] > margin && l1[i] - h[i] > margin) || (-l0[i] - h[i] > margin && -l1[i] - h[i] > margin))
+      return true;
+  return false;
+}
 /// Corner c (0..7) of a box of half extents h, in its local frame.
 SINEW_HD Vec3 box_corner(const double* h, int c) {
   return v3::make((c & 1) ? h[0] : -h[0], (c & 2) ? h[1] : -h[1], (c & 4) ? h[2] : -h[2]);
@@ -215,9 +224,12 @@ SINEW_HD int collide_box_box(const Shape& a, const Pose& pa, const Shape& b, con
     if (!(sd.distance <= margin) || n >= kMaxPairContacts) continue;
     out[n++] = ShapePairContact{sd.closest, x, v3::neg(sd.normal), sd.distance};
   }
+  Vec3 in_b[8];  // A's corners in B's frame: edges wholly beyond a face of B are skipped
+  for (int c = 0; c < 8; ++c) in_b[c] = to_local(pb, to_world(pa, detail::box_corner(a.size, c)));
   for (int c = 0; c < 8; ++c) {
     for (int axis = 0; axis < 3; ++axis) {
       if (c & (1 << axis)) continue;  // each edge once: from the corner with a low coordinate
+      if (detail::beyond_a_face(in_b[c], in_b[c | (1 << axis)], b.size, margin)) continue;
       const Vec3 e0 = to_world(pa, detail::box_corner(a.size, c));
       const Vec3 e1 = to_world(pa, detail::box_corner(a.size, c | (1 << axis)));
       const SegmentShapeMin m = segment_shape_min(e0, e1, b, pb);

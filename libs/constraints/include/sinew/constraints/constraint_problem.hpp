@@ -127,7 +127,10 @@ void validate_blocks(const std::vector<ConstraintBlock>& blocks, Index rows, con
 DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver);
 /// to_delassus() into @p out, whose storage is reused: with a BlockDiagonalSolver (uncoupled
 /// bodies) an integrator that keeps @p out between steps allocates nothing here once sized.
-void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& out);
+/// InputCheck::kTrusted skips the validation of @p problem and of M (a step's own problem,
+/// checked where it was assembled).
+void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, DelassusProblem& out,
+                 InputCheck check = InputCheck::kFull);
 
 /// v = M^-1 (H r + f) for a solver that holds M's factorization (from to_delassus()); @p r has m
 /// entries, v has n. Throws sinew::Error when the solver is not factored with n rows or r's size differs.

@@ -56,8 +56,10 @@ class ConstraintSolver {
   /// Solves @p problem starting from @p r (m entries: the warm start; resized and zeroed when
   /// empty). Numerical trouble and non-convergence are reported, not thrown.
   /// @throws sinew::Error on an invalid problem, a warm start of the wrong size or non-finite,
-  ///         or block kinds this solver does not handle.
-  SolverReport solve(const DelassusProblem& problem, Eigen::VectorXd& r);
+  ///         or block kinds this solver does not handle. With InputCheck::kTrusted (a problem
+  ///         to_delassus() built from a checked step problem, r the last step's) only the sizes
+  ///         and block kinds are checked.
+  SolverReport solve(const DelassusProblem& problem, Eigen::VectorXd& r, InputCheck check = InputCheck::kFull);
 
  protected:
   /// The solve itself on a validated problem and a sized, finite r.

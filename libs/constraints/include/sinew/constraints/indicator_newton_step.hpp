@@ -32,6 +32,9 @@ namespace sinew::constraints {
 /// rows, the mean of the two tangent diagonals on both friction rows of a contact.
 std::vector<double> indicator_preconditioner(const std::vector<double>& diag_w,
                                              const std::vector<ConstraintBlock>& blocks);
+/// indicator_preconditioner() into @p rho (storage reused), for a solver that keeps it.
+void indicator_preconditioner(const Eigen::VectorXd& diag_w, const std::vector<ConstraintBlock>& blocks,
+                              Eigen::VectorXd& rho);
 
 /// Options of one indicator-Newton step.
 struct IndicatorStepOptions {

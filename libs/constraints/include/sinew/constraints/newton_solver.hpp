@@ -85,9 +85,12 @@ class NewtonSolver final : public ConstraintSolver {
   void check_supported(const DelassusProblem& problem) const override;
 
  private:
+  struct Workspace;  // the iterates, Jacobian blocks and direct factorization, kept between solves
+
   Backend* backend_;
   NewtonOptions options_;
   std::unique_ptr<KrylovSolver> krylov_;
+  std::unique_ptr<Workspace> work_;  // a solve of a size seen before allocates no scratch
 };
 
 }  // namespace sinew::constraints

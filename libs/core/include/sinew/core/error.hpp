@@ -34,4 +34,9 @@ void require(bool condition, MakeMessage&& make_message) {
   if (!condition) throw Error(make_message());
 }
 
+/// Whether an entry point checks its input: kFull (the default) for data from outside, kTrusted
+/// for data a sinew step assembled and checked itself, so that a problem is validated once, not
+/// again by every stage it passes through (the O(nnz) checks were a fifth of a small step).
+enum class InputCheck { kFull, kTrusted };
+
 }  // namespace sinew

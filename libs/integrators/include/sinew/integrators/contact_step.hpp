@@ -245,6 +245,7 @@ class ContactStep {
   constraints::GlobalProblem problem_;
   std::vector<constraints::ConstraintBlock> last_blocks_;
   Eigen::VectorXd r_, v_;
+  Eigen::VectorXd u_;  // W r + q of the local solve, for the step's natural-map error
   State free_state_;
   CsrMatrix M_, K_, D_, A_;
   model::SystemState s0_, s_mid_;

@@ -57,6 +57,14 @@ void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplet
 
 /// Copies @p A to Eigen's row-major sparse format.
 EigenCsr to_eigen(const CsrMatrix& A);
+
+/// A read-only Eigen view of a CsrMatrix's arrays: Eigen's sparse products without a copy.
+using EigenCsrView = Eigen::Map<const EigenCsr>;
+/// Views valid @p A (unchecked: validate it first) as Eigen's row-major sparse matrix, without
+/// copying; the view is valid while A's arrays are unchanged.
+inline EigenCsrView as_eigen(const CsrMatrix& A) {
+  return EigenCsrView(A.rows, A.cols, A.nnz(), A.row_ptr.data(), A.col_idx.data(), A.values.data());
+}
 /// Copies an Eigen sparse matrix (compressed or not, any storage order); explicit zeros kept.
 CsrMatrix from_eigen(const EigenCsr& A);
 

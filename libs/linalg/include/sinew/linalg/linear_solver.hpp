@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/core/error.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 
 namespace sinew {
@@ -23,8 +24,9 @@ class LinearSolver {
 
   /// Symbolic analysis (fill-reducing ordering) and numeric factorization of @p A. Throws
   /// sinew::Error when A is not square, not symmetric, has non-finite entries, or is not
-  /// positive definite (naming the failing pivot).
-  void compute(const CsrMatrix& A);
+  /// positive definite (naming the failing pivot); with InputCheck::kTrusted only the last
+  /// (the factorization's own) is checked.
+  void compute(const CsrMatrix& A, InputCheck check = InputCheck::kFull);
   /// Numeric refactorization with new values on the pattern given to compute(). Throws sinew::Error
   /// before compute(), for a different pattern, or for the matrix failures of compute().
   void factorize(const CsrMatrix& A);

@@ -23,7 +23,7 @@
 //   table3_bench [--bar=10] [--ball=18] [--wooper=12] [--gingerbread=16] [--finger=21]
 //                [--slope=4] [--cloth=101] [--knives=71] [--corner=71] [--frames=20]
 //                [--cloth_contact_frames=30] [--backends=serial,tbb,kokkos] [--triad_mib=256]
-//                [--delassus=auto|explicit|operator] [Google Benchmark flags]
+//                [--delassus=auto|explicit|operator] [--reuse=on|off|both] [Google Benchmark flags]
 // A size list may be empty (--ball=) to leave a scene out; sizes are each scene's resolution
 // parameter (solid_scenes.hpp and cloth_scenes.hpp say how it maps to vertices; the cloth sizes
 // are vertices per side, and --cloth runs Cloth Extension's three rows: ARAP, co-rotational and
@@ -33,6 +33,9 @@
 // kAuto applies it through its sparse factors (local_global_contact.hpp, "Where the work runs"):
 // a frame at 71 takes ~0.2 s serial (60 frames: ~16 s for both scenes); --delassus=explicit
 // stores W as before (knives 71: ~7.7 s a frame at 2769 contacts, the corner's 60 frames far longer).
+// --reuse: W kept from the last frame while the contact set is unchanged (on, the default), recomputed
+// every frame (off), or both rows side by side (the "W new" rows recompute; W_kept counts the frames
+// that kept it).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -167,11 +170,12 @@ scene::SolidScene make_scene(const std::string& kind, int size) {
 // is one frame, the scene's driver included, so the timed loop is the scene's own trajectory.
 // Setup (meshing, A's factorization and the sparse inverse S') happens before the loop, untimed.
 void run_scene(benchmark::State& state, const std::string& kind, int size, const std::string& backend_name,
-               integrators::DelassusForm delassus) {
+               integrators::DelassusForm delassus, bool reuse) {
   const scene::SolidScene s = make_scene(kind, size);
   auto backend = make_backend(backend_name);
   integrators::LocalGlobalOptions options = s.options;
   options.contact.delassus = delassus;
+  options.contact.reuse_delassus = reuse;
   options.record_energy = false;  // the step's own cost only
   options.time_phases = true;
   const auto t0 = std::chrono::steady_clock::now();
@@ -179,7 +183,7 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   Result r;
   r.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.scene = s.name;
-  r.backend = backend_name;
+  r.backend = reuse ? backend_name : backend_name + ", W new";
   r.size = size;
   r.threads = backend->concurrency();  // Kokkos built on its Serial space runs 1 thread
   std::vector<LocalGlobalReport> reports;
@@ -190,7 +194,12 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   if (!r.ok) state.SkipWithError("a step reported non-finite values");
   const double iterations = options.iterations;
   std::size_t max_contacts = 0;
-  for (const LocalGlobalReport& p : reports) max_contacts = std::max(max_contacts, p.contacts);
+  int kept = 0;
+  for (const LocalGlobalReport& p : reports) {
+    max_contacts = std::max(max_contacts, p.contacts);
+    kept += p.delassus_reused;
+  }
+  state.counters["W_kept"] = kept;
   // Every column over the same frames, those with at least 90% of the most contacts (all frames
   // without contact): the paper measures its "Frame max" when the most contacts are present.
   double frame_sum = 0.0, frames = 0.0;
@@ -335,6 +344,14 @@ int main(int argc, char** argv) {
                  delassus_flag.c_str());
     return 2;
   }
+  const std::string reuse_flag = bench::take_flag(argc, argv, "reuse", "on");
+  if (reuse_flag != "on" && reuse_flag != "off" && reuse_flag != "both") {
+    std::fprintf(stderr, "table3_bench: --reuse expects on, off or both, got '%s'\n", reuse_flag.c_str());
+    return 2;
+  }
+  std::vector<bool> reuses;
+  if (reuse_flag != "off") reuses.push_back(true);
+  if (reuse_flag != "on") reuses.push_back(false);
   const integrators::DelassusForm delassus = delassus_flag == "explicit"   ? integrators::DelassusForm::kExplicit
                                              : delassus_flag == "operator" ? integrators::DelassusForm::kOperator
                                                                            : integrators::DelassusForm::kAuto;
@@ -362,11 +379,16 @@ int main(int argc, char** argv) {
         // cloth extension run there.
         if (!usable || (name == "cuda" && kind != "twisting_bar" && kind.rfind("cloth_extension_", 0) != 0)) continue;
         const bool falls = kind == "cloth_on_knives" || kind == "cloth_sharp_corner";
-        const std::string id = "table3/" + kind + "/" + std::to_string(size) + "/" + name;
-        benchmark::RegisterBenchmark(id.c_str(), [kind = kind, size, name, delassus](
-                                                     benchmark::State& s) { run_scene(s, kind, size, name, delassus); })
-            ->Iterations(falls ? contact_frames : frames)
-            ->Unit(benchmark::kMillisecond);
+        for (bool reuse : reuses) {
+          const std::string id =
+              "table3/" + kind + "/" + std::to_string(size) + "/" + name + (reuse ? "" : "/W_recomputed");
+          benchmark::RegisterBenchmark(id.c_str(),
+                                       [kind = kind, size, name, delassus, reuse](benchmark::State& s) {
+                                         run_scene(s, kind, size, name, delassus, reuse);
+                                       })
+              ->Iterations(falls ? contact_frames : frames)
+              ->Unit(benchmark::kMillisecond);
+        }
       }
   benchmark::RunSpecifiedBenchmarks();
   print_table(triad1, triad_all, hw);

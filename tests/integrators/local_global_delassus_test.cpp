@@ -218,5 +218,47 @@ TEST(LocalGlobalDelassus, OperatorFormIsBitwiseEqualOnHostBackends) {
       "operator W, corner cloth 17");
 }
 
+// W reuse (LocalGlobalContactOptions::reuse_delassus): a W kept while the contact set is
+// unchanged gives the bits of one recomputed every step, with W stored or as its factors and
+// with either local solve. The cube resting on the slope keeps its contacts (W kept on most
+// steps); the cloth falling on the corner gains contacts step after step (W recomputed).
+TEST(LocalGlobalDelassus, AKeptWGivesTheBitsOfARecomputedOne) {
+  const scene::SolidScene cube = scene::slope_scene(2, 0.3), cloth = corner_cloth(9);
+  auto backend = make_backend("serial");
+  for (const scene::SolidScene* scene : {&cube, &cloth})
+    for (DelassusForm form : {DelassusForm::kExplicit, DelassusForm::kOperator})
+      for (ContactSolve solve : {ContactSolve::kConverged, ContactSolve::kSeedSteps}) {
+        SCOPED_TRACE(scene->name + (form == DelassusForm::kOperator ? ", operator" : ", explicit") +
+                     (solve == ContactSolve::kConverged ? ", converged" : ", seed steps"));
+        LocalGlobalOptions kept_options = scene->options;
+        kept_options.contact.delassus = form;
+        kept_options.contact.solve = solve;
+        LocalGlobalOptions fresh_options = kept_options;
+        fresh_options.contact.reuse_delassus = false;
+        LocalGlobalIntegrator kept(*backend, scene->description, kept_options);
+        LocalGlobalIntegrator fresh(*backend, scene->description, fresh_options);
+        int reused = 0, recomputed = 0;
+        for (int s = 0; s < 12; ++s) {
+          const LocalGlobalReport a = scene::step_scene(*scene, kept), b = scene::step_scene(*scene, fresh);
+          ASSERT_TRUE(a.ok() && b.ok()) << a.message << b.message;
+          EXPECT_FALSE(b.delassus_reused);
+          if (a.contacts > 0) ++(a.delassus_reused ? reused : recomputed);
+          ASSERT_TRUE(kept.positions() == fresh.positions()) << "step " << s;
+          EXPECT_EQ(a.contact_error, b.contact_error) << "step " << s;
+        }
+        std::printf("%s, %s, %s: W kept on %d steps, recomputed on %d\n", scene->name.c_str(),
+                    form == DelassusForm::kOperator ? "operator" : "explicit",
+                    solve == ContactSolve::kConverged ? "converged" : "seed steps", reused, recomputed);
+        const CsrMatrix Wk = kept.delassus(), Wf = fresh.delassus();
+        EXPECT_EQ(Wk.col_idx, Wf.col_idx);
+        EXPECT_TRUE(Wk.values == Wf.values);
+        if (scene == &cube) {
+          EXPECT_GE(reused, 8);
+        } else {
+          EXPECT_GE(recomputed, 6);
+        }
+      }
+}
+
 }  // namespace
 }  // namespace sinew::integrators::integrators_local_global_delassus_test

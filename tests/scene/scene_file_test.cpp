@@ -261,9 +261,14 @@ TEST(SceneFile, ReadsTheContactSolveKeys) {
   EXPECT_EQ(o.function, defaults.function);
   EXPECT_EQ(o.tolerance, defaults.tolerance);
   EXPECT_EQ(o.max_newton_steps, defaults.max_newton_steps);
-  j["integrator"]["contact"] = {
-      {"solve", "seed_steps"}, {"function", "fischer_burmeister"}, {"tolerance", 1e-10}, {"max_newton_steps", 7}};
+  EXPECT_TRUE(o.reuse_delassus);
+  j["integrator"]["contact"] = {{"solve", "seed_steps"},
+                                {"function", "fischer_burmeister"},
+                                {"tolerance", 1e-10},
+                                {"max_newton_steps", 7},
+                                {"reuse_delassus", false}};
   o = options(j);
+  EXPECT_FALSE(o.reuse_delassus);
   EXPECT_EQ(o.solve, integrators::ContactSolve::kSeedSteps);
   EXPECT_EQ(o.function, constraints::NcpFunction::kFischerBurmeister);
   EXPECT_EQ(o.tolerance, 1e-10);
@@ -276,6 +281,8 @@ TEST(SceneFile, ReadsTheContactSolveKeys) {
   expect_error(j, "/integrator/contact/tolerance", "0");
   j["integrator"]["contact"] = {{"max_newton_steps", 0}};
   expect_error(j, "/integrator/contact/max_newton_steps", "integer");
+  j["integrator"]["contact"] = {{"reuse_delassus", 1}};
+  expect_error(j, "/integrator/contact/reuse_delassus", "true or false");
 }
 
 // body_contact and body_friction reach LocalGlobalDescription; bad values name the key and what

@@ -154,6 +154,7 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
     o.contact.schur = schur == "sparse"  ? integrators::SchurAssembly::kSparse
                       : schur == "dense" ? integrators::SchurAssembly::kDense
                                          : integrators::SchurAssembly::kAuto;
+    o.contact.reuse_delassus = c->boolean("reuse_delassus", o.contact.reuse_delassus);
     const std::string form = c->choice("delassus", {"auto", "explicit", "operator"}, "auto");
     o.contact.delassus = form == "explicit"   ? integrators::DelassusForm::kExplicit
                          : form == "operator" ? integrators::DelassusForm::kOperator

@@ -217,7 +217,7 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   warm_start();
   const double t1 = now_seconds();
   report.collision_seconds += t1 - t0;
-  build_delassus();
+  build_delassus(report);
   report.schur_seconds += now_seconds() - t1;
   return contacts_.size() + active_.size();
 }
@@ -397,31 +397,41 @@ void LocalGlobalContactSolver::warm_start() {
 // operator (contact_operator.cpp: W r = G (Y (Z (G^T r)))) or stored, from the
 // scalar C = P S'^T S' P^T (delassus.cpp: sparse or dense C, then the 3x3 frame
 // expansion); use_operator() picks. With no cable, C and W are what they were without.
-void LocalGlobalContactSolver::build_delassus() {
+void LocalGlobalContactSolver::build_delassus(LocalGlobalReport& report) {
   const std::size_t nc = contacts_.size(), na = active_.size();
   const std::size_t m = rows_;
-  // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.
-  std::vector<Index>& verts = verts_;
-  verts.clear();
-  for (const Contact& c : contacts_) {
-    Index v[kMaxContactVertices];
-    double w[kMaxContactVertices];
-    const int count = contact_entries(c, v, w);
-    verts.insert(verts.end(), v, v + count);
+  // W reuse: W depends on the contacts' vertices, frames and weights and the cables' rows only
+  // (S' is fixed), so the same ones give the same W, bit for bit.
+  report.delassus_reused = options_.reuse_delassus && delassus_kept_ && same_delassus_rows(contacts_, delassus_contacts_) &&
+                           same_delassus_rows(cable_rows_, delassus_cables_);
+  if (!report.delassus_reused) {
+    delassus_kept_ = false;  // until W is complete
+    // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.
+    std::vector<Index>& verts = verts_;
+    verts.clear();
+    for (const Contact& c : contacts_) {
+      Index v[kMaxContactVertices];
+      double w[kMaxContactVertices];
+      const int count = contact_entries(c, v, w);
+      verts.insert(verts.end(), v, v + count);
+    }
+    for (const auto& row : cable_rows_)
+      for (const auto& entry : row) verts.push_back(entry.first);
+    std::sort(verts.begin(), verts.end());
+    verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
+    for (std::size_t a = 0; a < verts.size(); ++a) col_of_vertex_[verts[a]] = static_cast<Index>(a);
+    operator_used_ = use_operator(verts);
+    if (operator_used_) {
+      wop_->build(verts, col_of_vertex_, H_host_, contacts_, cable_rows_, diag_);
+    } else {
+      schur_->compute(options_.schur, verts, options_.reuse_delassus);
+      expand_delassus(*be_, *schur_, col_of_vertex_, contacts_, cable_rows_, W_, diag_);
+    }
+    for (Index v : verts) col_of_vertex_[v] = -1;
+    delassus_contacts_ = contacts_;
+    delassus_cables_ = cable_rows_;
+    delassus_kept_ = true;
   }
-  for (const auto& row : cable_rows_)
-    for (const auto& entry : row) verts.push_back(entry.first);
-  std::sort(verts.begin(), verts.end());
-  verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
-  for (std::size_t a = 0; a < verts.size(); ++a) col_of_vertex_[verts[a]] = static_cast<Index>(a);
-  operator_used_ = use_operator(verts);
-  if (operator_used_) {
-    wop_->build(verts, col_of_vertex_, H_host_, contacts_, cable_rows_, diag_);
-  } else {
-    schur_->compute(options_.schur, verts);
-    expand_delassus(*be_, *schur_, col_of_vertex_, contacts_, cable_rows_, W_, diag_);
-  }
-  for (Index v : verts) col_of_vertex_[v] = -1;
   const std::vector<double>& diag = diag_;
   std::vector<double> rho;  // empty: eq. (28) from diag(W)
   if (options_.preconditioner == ContactPreconditioner::kMassInverse) {
@@ -450,7 +460,8 @@ void LocalGlobalContactSolver::build_delassus() {
   // ContactSolve::kAuto: the converged solve up to kConvergedAutoRows rows (its W on the host, once per step).
   converged_used_ =
       converged_ && (options_.solve == ContactSolve::kConverged || m <= static_cast<std::size_t>(kConvergedAutoRows));
-  if (converged_used_) converged_->prepare(delassus(), blocks_);
+  // A kept W is already the converged solve's (the same m takes the same path).
+  if (converged_used_ && !report.delassus_reused) converged_->prepare(delassus(), blocks_);
 }
 
 // DelassusForm::kAuto's estimate, in entries touched per product with W: the stored W's nnz (a
@@ -534,7 +545,7 @@ CsrMatrix LocalGlobalContactSolver::delassus() const {
   // The step used the operator: assemble W as the explicit path would (for inspection and tests).
   std::vector<Index> col(static_cast<std::size_t>(n_), -1);
   for (std::size_t a = 0; a < verts_.size(); ++a) col[verts_[a]] = static_cast<Index>(a);
-  schur_->compute(options_.schur, verts_);
+  schur_->compute(options_.schur, verts_, options_.reuse_delassus);
   DeviceCsr W;
   std::vector<double> diag;
   expand_delassus(*be_, *schur_, col, contacts_, cable_rows_, W, diag);

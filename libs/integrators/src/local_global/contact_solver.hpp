@@ -115,7 +115,7 @@ class LocalGlobalContactSolver {
   void assemble_rows();
   void warm_start();
   constraints::KeyedContactFrame keyed(const Contact& c) const;
-  void build_delassus();
+  void build_delassus(LocalGlobalReport& report);
   bool use_operator(const std::vector<Index>& verts) const;
   void relinearize_cables(const std::vector<double>& xk);
   double now_seconds();
@@ -141,6 +141,11 @@ class LocalGlobalContactSolver {
   std::unique_ptr<DelassusOperator> wop_;   // W through its factors (contact_operator.hpp)
   bool operator_used_ = false;              // this step applies W as wop_ (W_ not assembled)
   std::vector<Index> verts_;                // the rows' vertices of this step, ascending
+  // W reuse (LocalGlobalContactOptions::reuse_delassus): the contacts and cable rows that W_ (or
+  // wop_) and diag_ were built from, and whether they hold a W.
+  std::vector<Contact> delassus_contacts_;
+  CableRows delassus_cables_;
+  bool delassus_kept_ = false;
 
   BodySurfaces bodies_;                               // contact between bodies
   double body_friction_;                              // its Coulomb coefficient

@@ -247,6 +247,31 @@ SchurComplement::SchurComplement(Backend& backend, const DeviceCsr& S, const Dev
     for (Index p = S_host.row_ptr[k]; p < S_host.row_ptr[k + 1]; ++p) root_[S_host.col_idx[p]] = k;
 }
 
+namespace {
+bool same(const Vec3& a, const Vec3& b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+}  // namespace
+
+bool same_delassus_rows(const std::vector<VertexContact>& a, const std::vector<VertexContact>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    const VertexContact &x = a[j], &y = b[j];
+    if (x.vertex != y.vertex || x.obstacle != y.obstacle || !(x.self == y.self)) return false;
+    for (int k = 0; k < 3; ++k)
+      if (!same(x.frame[k], y.frame[k]) || x.tri[k] != y.tri[k] || !(x.bary[k] == y.bary[k])) return false;
+  }
+  return true;
+}
+
+bool same_delassus_rows(const CableRows& a, const CableRows& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t t = 0; t < a.size(); ++t) {
+    if (a[t].size() != b[t].size()) return false;
+    for (std::size_t e = 0; e < a[t].size(); ++e)
+      if (a[t][e].first != b[t][e].first || !same(a[t][e].second, b[t][e].second)) return false;
+  }
+  return true;
+}
+
 bool SchurComplement::dense_for(SchurAssembly mode, const std::vector<Index>& verts) const {
   if (mode == SchurAssembly::kSparse || !be_->runs_host_code()) return false;
   if (mode == SchurAssembly::kDense) return true;
@@ -267,14 +292,19 @@ bool SchurComplement::dense_for(SchurAssembly mode, const std::vector<Index>& ve
   return pairs >= kDenseMinDensity * static_cast<double>(nv) * static_cast<double>(nv);
 }
 
-void SchurComplement::compute(SchurAssembly mode, const std::vector<Index>& verts) {
+bool SchurComplement::compute(SchurAssembly mode, const std::vector<Index>& verts, bool reuse) {
+  if (reuse && computed_ && verts == verts_) return false;
+  computed_ = false;  // until this one is complete
   nv_ = static_cast<Index>(verts.size());
+  verts_ = verts;
   col_root_.resize(verts.size());
   for (std::size_t a = 0; a < verts.size(); ++a) col_root_[a] = root_[verts[a]];
   if (dense_for(mode, verts))
     dense(verts);
   else
     sparse(verts);
+  computed_ = true;
+  return true;
 }
 
 void SchurComplement::sparse(const std::vector<Index>& verts) {

@@ -52,6 +52,12 @@ Index contact_groups(const std::vector<VertexContact>& contacts, const std::vect
 /// (active cables) H's entries of each pulled cable's row: (vertex, dL/dx_vertex), by vertex.
 using CableRows = std::vector<std::vector<std::pair<Index, Vec3>>>;
 
+/// Whether two steps' contacts give the same rows of H, hence (with the same cable rows) the same
+/// W bit for bit: the same vertices, keys, frames and weights, compared exactly.
+bool same_delassus_rows(const std::vector<VertexContact>& a, const std::vector<VertexContact>& b);
+/// Whether two steps' pulled cables give the same rows of H, compared exactly.
+bool same_delassus_rows(const CableRows& a, const CableRows& b);
+
 /// C = P S'^T S' P^T (nv x nv, dense row-major, exactly symmetric) for ascending vertices; its
 /// buffers are kept between steps and only grow.
 class SchurComplement {
@@ -60,8 +66,10 @@ class SchurComplement {
   SchurComplement(Backend& backend, const DeviceCsr& S, const DeviceCsr& St, const CsrMatrix& S_host);
   /// Whether @p mode (kAuto resolved by backend, size and density) computes C densely for @p verts.
   bool dense_for(SchurAssembly mode, const std::vector<Index>& verts) const;
-  /// C for the ascending vertices @p verts (nv), by the path dense_for(@p mode, verts) picks.
-  void compute(SchurAssembly mode, const std::vector<Index>& verts);
+  /// C for the ascending vertices @p verts (nv), by the path dense_for(@p mode, verts) picks. With
+  /// @p reuse, the last C is kept when verts are the last compute()'s (S' does not change, so
+  /// neither does C); returns whether C was computed.
+  bool compute(SchurAssembly mode, const std::vector<Index>& verts, bool reuse);
   /// (nv x nv) C, row-major, from the last compute().
   const std::vector<double>& c() const { return C_; }
   /// (nv) the elimination-tree root of each vertex of the last compute(): C_ab is structurally
@@ -84,6 +92,8 @@ class SchurComplement {
   Index n_;
   std::vector<Index> root_;      // (n) root of each vertex's path in S' (its largest row)
   Index nv_ = 0;                 // vertices of the last compute()
+  std::vector<Index> verts_;     // (nv) and those vertices
+  bool computed_ = false;        // whether C_ holds the C of verts_
   std::vector<double> C_;        // (nv x nv) row-major
   std::vector<Index> col_root_;  // (nv) root per column
   // Dense path workspace: rows of S' shared by >= a quarter of the columns form the panel.

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "sinew/core/error.hpp"
+
 namespace sinew::integrators::detail {
 
 ConvergedLocalSolve::ConvergedLocalSolve(Backend& backend, const LocalGlobalContactOptions& options) : be_(&backend) {
@@ -19,15 +21,18 @@ void ConvergedLocalSolve::prepare(CsrMatrix W, const std::vector<constraints::Co
   problem_.W = std::move(W);
   problem_.blocks = blocks;
   const Index m = problem_.W.rows;
-  problem_.q.resize(m);
+  problem_.q.setZero(m);
   r_.resize(m);
+  problem_.validate();  // W and the blocks, once per step; q and r are checked per solve
 }
 
 void ConvergedLocalSolve::solve(const DeviceArray<double>& q, DeviceArray<double>& r, LocalGlobalReport& report) {
   const std::size_t m = static_cast<std::size_t>(problem_.W.rows);
   be_->download(q, problem_.q.data(), m);
   be_->download(r, r_.data(), m);
-  const constraints::SolverReport solved = newton_->solve(problem_, r_);
+  require(problem_.q.allFinite() && r_.allFinite(),
+          "LocalGlobalIntegrator: the local problem's q_loc or impulses are not finite (the iterate diverged)");
+  const constraints::SolverReport solved = newton_->solve(problem_, r_, InputCheck::kTrusted);
   report.newton_steps += solved.iterations;
   report.cr_iterations += solved.inner_iterations;
   be_->upload(r_.data(), m, r);

@@ -151,7 +151,9 @@ struct LocalGlobalReport {
   double rhs_seconds = 0.0;     ///< right-hand-side assembly b = M q~ + h^2 G^T p_w; time_phases only
   double global_seconds = 0.0;  ///< global solves q = A^-1 b (the seed's "Global"); time_phases only
   std::size_t contacts = 0;     ///< contacts (3 rows each) of this step
-  int newton_steps = 0;         ///< Newton steps taken in all L-G iterations' contact solves
+  /// Whether this step kept the last step's W (LocalGlobalContactOptions::reuse_delassus)
+  bool delassus_reused = false;
+  int newton_steps = 0;  ///< Newton steps taken in all L-G iterations' contact solves
   /// Linear solves in all Newton steps: CR iterations (ContactSolve::kSeedSteps), or LU
   /// factorizations and BiCGSTAB iterations (kConverged).
   int cr_iterations = 0;

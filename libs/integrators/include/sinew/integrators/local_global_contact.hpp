@@ -174,6 +174,12 @@ struct LocalGlobalContactOptions {
   /// Whether W is stored or applied through its factors; kAuto by the cost estimate ("Where the
   /// work runs"). Both give the same step to rounding (~1e-13 relative).
   DelassusForm delassus = DelassusForm::kAuto;
+  /// Whether W (stored or as its factors) is kept from the last step when the contact set has not
+  /// changed: the same contacts (vertices, keys, frames, barycentric weights) and cable rows give
+  /// the same W bit for bit, so it is not recomputed (the realtime paper's W reuse, after Zeng et
+  /// al. 2022); the C behind it is also kept while the rows' vertices stay. false recomputes both
+  /// every step (for benchmarks).
+  bool reuse_delassus = true;
 };
 
 }  // namespace sinew::integrators

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "random_sparse.hpp"
 #include "sinew/backends/registry.hpp"
@@ -157,6 +158,45 @@ TEST_P(Conformance, TransposedSpmvFollowsValueChanges) {
   std::vector<double> mag, terms;
   spmv_bounds(A, true, xh, 1.0, 0.0, {}, mag, terms);
   expect_close(b->download(y), ref->download(ry), mag, terms, "transposed spmv after new values");
+}
+
+// A per-step matrix uploaded into arrays that only grow (to_device into a kept DeviceCsr): the
+// memory is kept while the matrix fits, replaced when it outgrows it, and products (transposed
+// ones too, whose pattern is rebuilt) follow each new pattern.
+TEST_P(Conformance, MatricesUploadedIntoGrowOnlyArraysFollowTheirPatterns) {
+  DeviceArray<double> v;
+  v.grow_to(*b, 50);
+  const double* first = v.data();
+  v.grow_to(*b, 20);
+  EXPECT_EQ(v.size(), 20u);
+  EXPECT_EQ(v.capacity(), 50u);
+  EXPECT_EQ(v.data(), first);
+  const std::vector<double> twenty = test::random_vector(20, 3);
+  b->upload(twenty.data(), twenty.size(), v);
+  EXPECT_EQ(b->download(v), twenty);
+  v.grow_to(*b, 80);
+  EXPECT_EQ(v.size(), 80u);
+  EXPECT_GE(v.capacity(), 80u);
+
+  DeviceCsr dA;
+  std::uint64_t seed = 500;
+  for (auto [rows, cols, density] : {std::tuple<Index, Index, double>{60, 40, 0.3}, {30, 40, 0.1}, {90, 40, 0.5}}) {
+    const CsrMatrix A = test::random_csr(rows, cols, density, ++seed);
+    to_device(*b, A, dA);
+    const DeviceCsr rA = to_device(*ref, A);
+    for (Op op : {Op::kNoTranspose, Op::kTranspose}) {
+      const Index in = op == Op::kTranspose ? rows : cols, out = op == Op::kTranspose ? cols : rows;
+      const std::vector<double> xh = test::random_vector(static_cast<std::size_t>(in), ++seed);
+      DeviceArray<double> x = b->upload(xh), y = b->allocate<double>(static_cast<std::size_t>(out)),
+                          rx = ref->upload(xh), ry = ref->allocate<double>(static_cast<std::size_t>(out));
+      b->spmv(1.0, dA, op, x, 0.0, y);
+      ref->spmv(1.0, rA, op, rx, 0.0, ry);
+      std::vector<double> mag, terms;
+      spmv_bounds(A, op == Op::kTranspose, xh, 1.0, 0.0, {}, mag, terms);
+      expect_close(b->download(y), ref->download(ry), mag, terms,
+                   "grow-only " + std::to_string(rows) + (op == Op::kTranspose ? " transposed" : ""));
+    }
+  }
 }
 
 TEST_P(Conformance, Bsr3Spmv) {

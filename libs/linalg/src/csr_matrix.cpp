@@ -134,6 +134,19 @@ DeviceCsr to_device(Backend& backend, const CsrMatrix& A) {
   return upload_csr(backend, A.rows, A.cols, A.row_ptr, A.col_idx, A.values);
 }
 
+void to_device(Backend& backend, const CsrMatrix& A, DeviceCsr& out) {
+  A.validate();
+  out.rows = A.rows;
+  out.cols = A.cols;
+  out.row_ptr.grow_to(backend, A.row_ptr.size());
+  out.col_idx.grow_to(backend, A.col_idx.size());
+  out.values.grow_to(backend, A.values.size());
+  backend.upload(A.row_ptr.data(), A.row_ptr.size(), out.row_ptr);
+  backend.upload(A.col_idx.data(), A.col_idx.size(), out.col_idx);
+  backend.upload(A.values.data(), A.values.size(), out.values);
+  out.transpose.reset();  // the pattern may have changed
+}
+
 DeviceBsr3 to_device(Backend& backend, const Bsr3Matrix& A) {
   return upload_bsr3(backend, A.block_rows, A.block_cols, A.row_ptr, A.col_idx, A.values);
 }

@@ -210,10 +210,14 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
     return 0;
   }
   assemble_rows();
-  H_ = to_device(*be_, H_host_);
-  e_ = be_->upload(e_host_);
-  if (r_.size() != rows_)
-    for (auto* a : {&q_loc_, &r_, &u_}) *a = be_->allocate<double>(rows_);
+  // The same contacts and cable rows as the last step's: H (and its transposed pattern) and W
+  // are the same, bit for bit. The per-step arrays only grow.
+  same_rows_ = delassus_kept_ && same_delassus_rows(contacts_, delassus_contacts_) &&
+               same_delassus_rows(cable_rows_, delassus_cables_);
+  if (!same_rows_) to_device(*be_, H_host_, H_);
+  e_.grow_to(*be_, e_host_.size());
+  be_->upload(e_host_.data(), e_host_.size(), e_);
+  for (auto* a : {&q_loc_, &r_, &u_}) a->grow_to(*be_, rows_);
   warm_start();
   const double t1 = now_seconds();
   report.collision_seconds += t1 - t0;
@@ -336,11 +340,12 @@ void LocalGlobalContactSolver::gather_cables(LocalGlobalReport& report) {
 // blocks_ gets each contact's circular cone with its friction and each cable's bilateral row.
 void LocalGlobalContactSolver::assemble_rows() {
   const int n_obstacles = static_cast<int>(obstacles_.size());
-  CsrMatrix& H = H_host_;
-  H = CsrMatrix{};
+  CsrMatrix& H = H_host_;  // its storage reused
   H.rows = static_cast<Index>(rows_);
   H.cols = 3 * n_;
   H.row_ptr.assign(1, 0);
+  H.col_idx.clear();
+  H.values.clear();
   blocks_.assign(contacts_.size(), constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     const Contact& c = contacts_[j];
@@ -402,8 +407,7 @@ void LocalGlobalContactSolver::build_delassus(LocalGlobalReport& report) {
   const std::size_t m = rows_;
   // W reuse: W depends on the contacts' vertices, frames and weights and the cables' rows only
   // (S' is fixed), so the same ones give the same W, bit for bit.
-  report.delassus_reused = options_.reuse_delassus && delassus_kept_ && same_delassus_rows(contacts_, delassus_contacts_) &&
-                           same_delassus_rows(cable_rows_, delassus_cables_);
+  report.delassus_reused = options_.reuse_delassus && same_rows_;
   if (!report.delassus_reused) {
     delassus_kept_ = false;  // until W is complete
     // The rows' vertices: every contact vertex and every pulled cable's vertex, ascending.

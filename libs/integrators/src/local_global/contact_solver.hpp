@@ -146,6 +146,7 @@ class LocalGlobalContactSolver {
   std::vector<Contact> delassus_contacts_;
   CableRows delassus_cables_;
   bool delassus_kept_ = false;
+  bool same_rows_ = false;  // this step's contacts and cable rows are those of delassus_contacts_, _cables_
 
   BodySurfaces bodies_;                               // contact between bodies
   double body_friction_;                              // its Coulomb coefficient

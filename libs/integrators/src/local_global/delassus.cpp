@@ -424,14 +424,11 @@ void expand_delassus(Backend& backend, const SchurComplement& schur, const std::
                 std::to_string(na) + " cables has more than 2^31 entries");
     row_ptr[row + 1] = static_cast<Index>(nnz);
   }
-  // W's arrays: reused while its size holds; on host backends written in place.
-  if (W.rows != static_cast<Index>(m) || static_cast<std::size_t>(W.nnz()) != nnz) {
-    W = DeviceCsr{};
-    W.rows = W.cols = static_cast<Index>(m);
-    W.row_ptr = backend.allocate<Index>(m + 1);
-    W.col_idx = backend.allocate<Index>(nnz);
-    W.values = backend.allocate<double>(nnz);
-  }
+  // W's arrays only grow (allocated when the contacts outgrow them); on host backends written in place.
+  W.rows = W.cols = static_cast<Index>(m);
+  W.row_ptr.grow_to(backend, m + 1);
+  W.col_idx.grow_to(backend, nnz);
+  W.values.grow_to(backend, nnz);
   W.transpose.reset();  // the pattern may have changed
   const bool host = backend.runs_host_code();
   std::vector<Index> col_host(host ? 0 : nnz);

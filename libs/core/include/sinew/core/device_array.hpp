@@ -29,7 +29,10 @@ class DeviceArray {
   DeviceArray() = default;
   /// Allocates @p n uninitialised elements on @p backend; throws sinew::Error when out of memory.
   DeviceArray(Backend& backend, std::size_t n)
-      : backend_(&backend), data_(static_cast<T*>(detail::backend_allocate(backend, n * sizeof(T)))), size_(n) {}
+      : backend_(&backend),
+        data_(static_cast<T*>(detail::backend_allocate(backend, n * sizeof(T)))),
+        size_(n),
+        capacity_(n) {}
   /// Frees the memory.
   ~DeviceArray() { reset(); }
   /// Takes over @p other's memory, leaving it empty.
@@ -49,10 +52,23 @@ class DeviceArray {
   std::size_t size() const { return size_; }
   /// True when the array holds no element.
   bool empty() const { return size_ == 0; }
-  /// Pointer into backend memory (nullptr when empty).
+  /// Pointer into backend memory (nullptr when empty, unless grow_to() kept memory).
   T* data() { return data_; }
-  /// Pointer into backend memory (nullptr when empty).
+  /// Pointer into backend memory (nullptr when empty, unless grow_to() kept memory).
   const T* data() const { return data_; }
+  /// Number of elements the memory holds (size() or more after grow_to()).
+  std::size_t capacity() const { return capacity_; }
+
+  /// Makes the array @p n elements long on @p backend, for buffers whose size changes from step
+  /// to step (a contact count): the memory is kept when it holds at least n elements on that
+  /// backend, else replaced by a new allocation. The contents are unspecified either way.
+  void grow_to(Backend& backend, std::size_t n) {
+    if (backend_ == &backend && n <= capacity_) {
+      size_ = n;
+      return;
+    }
+    *this = DeviceArray(backend, n);
+  }
   /// The backend that owns the memory (nullptr for a default-constructed array).
   Backend* backend() const { return backend_; }
 
@@ -62,6 +78,7 @@ class DeviceArray {
     backend_ = nullptr;
     data_ = nullptr;
     size_ = 0;
+    capacity_ = 0;
   }
 
  private:
@@ -69,11 +86,13 @@ class DeviceArray {
     std::swap(backend_, other.backend_);
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
   }
 
   Backend* backend_ = nullptr;
   T* data_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
 };
 
 }  // namespace sinew

@@ -70,12 +70,16 @@
 ///         host), C downloaded. The Backend vocabulary has no dense product, so CUDA keeps this path.
 ///     then W_(j,i),(k,l) = C_ab f_ji . f_kl is written straight into its backend arrays on host
 ///     backends (in parallel over the contacts, rows of one contact per task) and through a host
-///     copy on CUDA; W's arrays are kept while its size does not change. CR's products are SpMVs
+///     copy on CUDA; W's arrays only grow. CR's products are SpMVs
 ///     with the stored W. LocalGlobalIntegrator::delassus() assembles W this way on request also
 ///     after an operator step.
 /// Per L-G iteration, all on the backend: q_loc (one SpMV), the Newton step (indicator kernel + CR
 /// on W in either form), the correction (transposed SpMV and a second sparse-inverse apply).
-/// Allocations within a step: H, e and the factors or W when the contact set changes their size.
+/// Reuse between steps: with the same contacts (vertices, keys, frames, weights) and cable rows as
+/// the last step, H and W are the same bit for bit and are kept (LocalGlobalContactOptions::
+/// reuse_delassus; W's C is also kept while the rows' vertices stay). H, e, W and the local
+/// vectors live in arrays that only grow: a step allocates them only when the contacts outgrow
+/// them (the operator form's factors are rebuilt when the contact set changes).
 /// Tested on the host backends; the CUDA path uses the same backend kernels and IndicatorNewtonStep's
 /// CUDA kernel but has not been run.
 #pragma once

@@ -103,6 +103,10 @@ bool expand_symmetric_triangle(CsrMatrix& A);
 
 /// Uploads @p A to @p backend; throws sinew::Error when A fails CsrMatrix::validate().
 DeviceCsr to_device(Backend& backend, const CsrMatrix& A);
+/// Uploads @p A into @p out, whose arrays only grow (DeviceArray::grow_to()): a matrix uploaded
+/// every step with a changing size allocates only when it outgrows them. Its transposed pattern
+/// is dropped. Throws sinew::Error when A fails CsrMatrix::validate().
+void to_device(Backend& backend, const CsrMatrix& A, DeviceCsr& out);
 /// Uploads @p A to @p backend; throws sinew::Error when A fails Bsr3Matrix::validate().
 DeviceBsr3 to_device(Backend& backend, const Bsr3Matrix& A);
 /// Downloads a backend matrix into host memory.

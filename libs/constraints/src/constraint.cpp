@@ -128,7 +128,7 @@ namespace {
 
 // The 5-argument assemble_step_problem into @p g (storage reused).
 void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
-                             const StabilizationOptions& options, GlobalProblem& g) {
+                             const StabilizationOptions& options, GlobalProblem& g, InputCheck check) {
   options.validate();
   require(std::isfinite(h) && h > 0,
           [&] { return "assemble_step_problem: h must be finite and > 0, got " + number_text(h); });
@@ -139,7 +139,7 @@ void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, con
   // The problem is built from checked parts (the rows above, A here, H, w and the compliance by
   // construction), so it is not validated again as a whole: only what A and v_free bring in.
   for (double a : A.values) require(std::isfinite(a), "assemble_step_problem: A has a non-finite entry");
-  require_symmetric(A, "assemble_step_problem: A");  // and A's pattern
+  if (check == InputCheck::kFull) require_symmetric(A, "assemble_step_problem: A");  // and A's pattern
   const Index m = rows.rows();
   g.M = A;
   g.f.resize(A.rows);  // A v_free, row by row
@@ -175,9 +175,9 @@ void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, con
 
 void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
                            const StabilizationOptions& options, const StepWeights& weights, const Eigen::VectorXd& v0,
-                           GlobalProblem& g) {
+                           GlobalProblem& g, InputCheck check) {
   weights.validate();
-  assemble_implicit_euler(rows, A, v_free, h, options, g);
+  assemble_implicit_euler(rows, A, v_free, h, options, g, check);
   if (weights.implicit_euler()) return;
   require(v0.size() == A.rows, [&] {
     return "assemble_step_problem: v0 must have one entry per velocity DOF (" + std::to_string(A.rows) + "), got " +
@@ -229,7 +229,7 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
   GlobalProblem g;
-  assemble_implicit_euler(rows, A, v_free, h, options, g);
+  assemble_implicit_euler(rows, A, v_free, h, options, g, InputCheck::kFull);
   return g;
 }
 

@@ -151,9 +151,11 @@ namespace {
 // been seen.
 struct BlockDelassusScratch {
   std::vector<Index> cols, col_start, local;  // the columns each block touches, concatenated
-  Eigen::MatrixXd Hk, Xk, Wk;                 // one block's H_k, A_k^-1 H_k, H_k^T A_k^-1 H_k
+  // One block's H_k, A_k^-1 H_k, H_k^T A_k^-1 H_k, and the dense W: storage of vectors, which
+  // keep their capacity as the sizes change from body to body and step to step (an Eigen matrix
+  // reallocates on every change of size).
+  std::vector<double> Hk, Xk, Wk, dense;
   std::vector<Eigen::Triplet<double, Index>> entries;
-  Eigen::MatrixXd dense;              // W summed densely when it is dense enough
   std::vector<unsigned char> stored;  // which entries of dense received a term
   Eigen::VectorXd y, Hty;
 };
@@ -201,14 +203,14 @@ void block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver, const
   }
   const bool dense = m <= 2048 && static_cast<double>(m) * static_cast<double>(m) <= 8.0 * terms;
   if (dense) {
-    s.dense.setZero(m, m);
+    s.dense.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0.0);
     s.stored.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0);
   } else {
     s.entries.clear();
   }
   const auto add = [&](Index i, Index j, double v) {
     if (dense) {
-      s.dense(i, j) += v;
+      s.dense[static_cast<std::size_t>(j) * static_cast<std::size_t>(m) + static_cast<std::size_t>(i)] += v;
       s.stored[static_cast<std::size_t>(j) * static_cast<std::size_t>(m) + static_cast<std::size_t>(i)] = 1;
     } else {
       s.entries.emplace_back(i, j, v);
@@ -220,18 +222,22 @@ void block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver, const
     const Index c = s.col_start[k + 1] - s.col_start[k];
     if (c == 0) continue;
     for (Index a = 0; a < c; ++a) s.local[static_cast<std::size_t>(cols[a])] = a;
-    s.Hk.setZero(d, c);
+    const std::size_t dc = static_cast<std::size_t>(d) * static_cast<std::size_t>(c);
+    s.Hk.assign(dc, 0.0);
+    s.Xk.resize(dc);
+    s.Wk.resize(static_cast<std::size_t>(c) * static_cast<std::size_t>(c));
+    Eigen::Map<Eigen::MatrixXd> Hk(s.Hk.data(), d, c), Xk(s.Xk.data(), d, c), Wk(s.Wk.data(), c, c);
     for (Index r = r0; r < r0 + d; ++r)
       for (Index e = H.row_ptr[r]; e < H.row_ptr[r + 1]; ++e)
-        s.Hk(r - r0, s.local[static_cast<std::size_t>(H.col_idx[e])]) = H.values[e];
-    s.Xk = s.Hk;
-    for (Index j = 0; j < c; ++j) solver.solve_block(k, s.Xk.col(j).data());
-    s.Wk.noalias() = s.Hk.transpose() * s.Xk;
+        Hk(r - r0, s.local[static_cast<std::size_t>(H.col_idx[e])]) = H.values[e];
+    Xk = Hk;
+    for (Index j = 0; j < c; ++j) solver.solve_block(k, Xk.col(j).data());
+    Wk.noalias() = Hk.transpose() * Xk;
     for (Index b = 0; b < c; ++b)
       for (Index a = 0; a < c; ++a)
-        if (s.Wk(a, b) != 0.0) {
-          add(cols[a], cols[b], 0.5 * s.Wk(a, b));
-          add(cols[b], cols[a], 0.5 * s.Wk(a, b));
+        if (Wk(a, b) != 0.0) {
+          add(cols[a], cols[b], 0.5 * Wk(a, b));
+          add(cols[b], cols[a], 0.5 * Wk(a, b));
         }
     for (Index a = 0; a < c; ++a) s.local[static_cast<std::size_t>(cols[a])] = -1;
   }
@@ -250,7 +256,8 @@ void block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver, const
     for (Index j = 0; j < m; ++j)
       if (stored[j]) {
         W.col_idx.push_back(j);
-        W.values.push_back(s.dense(j, i));
+        W.values.push_back(
+            s.dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(m) + static_cast<std::size_t>(j)]);
       }
     W.row_ptr[static_cast<std::size_t>(i) + 1] = static_cast<Index>(W.col_idx.size());
   }

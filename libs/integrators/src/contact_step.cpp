@@ -326,7 +326,9 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   if (!bridson_marino_) detail::pin_fixed(fixed, A_, nullptr);
   try {
-    constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u, problem_);
+    // A_ is symmetric by construction (combine's symmetrize, pin_fixed's mirrored rows).
+    constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u, problem_,
+                                       InputCheck::kTrusted);
   } catch (const Error& e) {
     // theta_vq = 0 (explicit Euler, alpha/beta with beta = 0): positions ignore the end velocity
     // the rows constrain; or a compliant row the scheme makes explicit.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cstdlib>
 
 #include "expect_error.hpp"
@@ -101,6 +102,43 @@ TEST(CsrMatrix, MirrorPairWalkMeetsEveryPairOnceAsASearchDoes) {
       for (Index j = 0; j < i; ++j)
         EXPECT_EQ(visits(i, j), stored(i, j) >= 0 || stored(j, i) >= 0 ? 1 : 0)
             << "seed " << seed << " (" << i << ", " << j << ")";
+  }
+}
+
+// csr_from_triplets gives Eigen's setFromTriplets, bit for bit (the same pattern, repeated
+// entries summed in triplet order, explicit zeros kept), as the matrix or its transpose, from
+// shuffled triplets and from triplets already ordered by the first sort's key (a Jacobian's rows
+// appended in order, whose transpose skips that sort), into storage that is reused.
+TEST(CsrMatrix, FromTripletsGivesEigensSums) {
+  std::srand(17);
+  const auto uniform = [] { return static_cast<double>(std::rand()) / RAND_MAX; };
+  CsrMatrix out;  // reused across the cases
+  for (int trial = 0; trial < 40; ++trial) {
+    const Index rows = 1 + std::rand() % 30, cols = 1 + std::rand() % 30;
+    std::vector<Eigen::Triplet<double, Index>> triplets;
+    const int count = std::rand() % 200;
+    for (int k = 0; k < count; ++k)  // few distinct positions: many repeats; some exact zeros
+      triplets.emplace_back(std::rand() % rows, std::rand() % cols, k % 7 == 0 ? 0.0 : uniform() - 0.5);
+    const bool ordered = trial % 2 == 1;
+    for (bool transposed : {false, true}) {
+      std::vector<Eigen::Triplet<double, Index>> input = triplets;
+      if (ordered)  // by the first sort's key: the column of the result
+        std::stable_sort(input.begin(), input.end(), [&](const auto& a, const auto& b) {
+          return transposed ? a.row() < b.row() : a.col() < b.col();
+        });
+      const Index out_rows = transposed ? cols : rows, out_cols = transposed ? rows : cols;
+      EigenCsr expected(out_rows, out_cols);
+      std::vector<Eigen::Triplet<double, Index>> flipped;
+      for (const auto& t : input)
+        flipped.emplace_back(transposed ? t.col() : t.row(), transposed ? t.row() : t.col(), t.value());
+      expected.setFromTriplets(flipped.begin(), flipped.end());
+      csr_from_triplets(input, out_rows, out_cols, transposed, out);
+      const CsrMatrix reference = from_eigen(expected);
+      ASSERT_NO_THROW(out.validate());
+      EXPECT_EQ(out.row_ptr, reference.row_ptr) << "trial " << trial;
+      EXPECT_EQ(out.col_idx, reference.col_idx) << "trial " << trial;
+      EXPECT_TRUE(out.values == reference.values) << "trial " << trial;
+    }
   }
 }
 

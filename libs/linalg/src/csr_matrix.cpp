@@ -60,13 +60,20 @@ void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplet
   auto col_of = [transposed](const Eigen::Triplet<double, Index>& t) { return transposed ? t.row() : t.col(); };
   const std::size_t nnz = triplets.size();
   // Two stable counting sorts, by column then by row, leave each row's entries in column order
-  // and repeated (row, column) pairs adjacent in triplet order. The scratch is kept per thread.
+  // and repeated (row, column) pairs adjacent in triplet order. The first is skipped when the
+  // triplets already come by column (a Jacobian's rows, appended in order, transposed into H).
+  // The scratch is kept per thread.
+  bool by_column_already = true;
+  for (std::size_t k = 1; k < nnz && by_column_already; ++k)
+    by_column_already = col_of(triplets[k - 1]) <= col_of(triplets[k]);
   thread_local std::vector<Index> by_column, start;
-  start.assign(static_cast<std::size_t>(cols) + 1, 0);
-  for (const auto& t : triplets) ++start[static_cast<std::size_t>(col_of(t)) + 1];
-  for (Index c = 0; c < cols; ++c) start[c + 1] += start[c];
-  by_column.resize(nnz);
-  for (std::size_t k = 0; k < nnz; ++k) by_column[start[col_of(triplets[k])]++] = static_cast<Index>(k);
+  if (!by_column_already) {
+    start.assign(static_cast<std::size_t>(cols) + 1, 0);
+    for (const auto& t : triplets) ++start[static_cast<std::size_t>(col_of(t)) + 1];
+    for (Index c = 0; c < cols; ++c) start[c + 1] += start[c];
+    by_column.resize(nnz);
+    for (std::size_t k = 0; k < nnz; ++k) by_column[start[col_of(triplets[k])]++] = static_cast<Index>(k);
+  }
   // Counts in row_ptr[r + 2], so that after the prefix sum row_ptr[r + 1] is the start of row r
   // and serves as its insertion cursor, ending as the start of row r + 1.
   out.row_ptr.assign(static_cast<std::size_t>(rows) + 2, 0);
@@ -74,12 +81,15 @@ void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplet
   for (Index i = 2; i <= rows + 1; ++i) out.row_ptr[i] += out.row_ptr[i - 1];
   out.col_idx.resize(nnz);
   out.values.resize(nnz);
-  for (Index k : by_column) {
-    const auto& t = triplets[static_cast<std::size_t>(k)];
+  const auto place = [&](const Eigen::Triplet<double, Index>& t) {
     const Index at = out.row_ptr[static_cast<std::size_t>(row_of(t)) + 1]++;
     out.col_idx[at] = col_of(t);
     out.values[at] = t.value();
-  }
+  };
+  if (by_column_already)
+    for (const auto& t : triplets) place(t);
+  else
+    for (Index k : by_column) place(triplets[static_cast<std::size_t>(k)]);
   out.row_ptr.resize(static_cast<std::size_t>(rows) + 1);
   // Repeated columns merged in order, compacting the storage in place.
   Index kept = 0;

@@ -39,25 +39,42 @@ model::PointRef material_point(const model::SystemState& s, const model::PointRe
 // particle, a mapped point's terms, or nothing (a static obstacle).
 model::MappedPoint single(const model::PointRef& p) { return {{p, 1.0}}; }
 
+// One side of a contact: a mapped point's terms, one point of weight 1, or nothing (a static
+// obstacle), without a vector of its own, so that a contact between bodies allocates nothing.
+class Side {
+ public:
+  Side() = default;
+  Side(const model::MappedPoint& terms) : terms_(terms.data()), count_(terms.size()) {}  // NOLINT: implicit
+  explicit Side(const model::PointRef& p) : one_{p, 1.0}, count_(1) {}
+  const model::WeightedPoint* begin() const { return terms_ ? terms_ : &one_; }
+  const model::WeightedPoint* end() const { return begin() + count_; }
+
+ private:
+  const model::WeightedPoint* terms_ = nullptr;  // a mapped point's terms, or null: one_
+  model::WeightedPoint one_{};
+  std::size_t count_ = 0;
+};
+
 // Appends the block of one contact: rows c^T (J_A - J_B) for c = n, t1, t2 (Appendix A.1,
 // eq. (30)-(31)), phi = (gap, 0, 0); J_X = sum_k w_k J_k over the side's terms (empty: static).
 void add_contact(const model::SystemState& s, const ContactOptions& params, double mu, const RowLabel& label,
-                 const model::MappedPoint& a, const model::MappedPoint& b, const Vec3& normal, double gap,
-                 ConstraintRows& out) {
+                 const Side& a, const Side& b, const Vec3& normal, double gap, ConstraintRows& out) {
   const ContactFrame frame = contact_frame(normal);
   const BlockKind kind = params.box_friction ? BlockKind::kContactBoxFriction : BlockKind::kContact;
   const Index row = out.add_block(kind, mu, {gap, 0.0, 0.0}, {0.0, 0.0, 0.0}, label);
   const Vec3* dirs[3] = {&frame.normal, &frame.tangent1, &frame.tangent2};
-  const model::MappedPoint* sides[2] = {&a, &b};
+  const Side* sides[2] = {&a, &b};
+  model::PointJacobian J;  // (3 x ndof), held in place
   for (int side = 0; side < 2; ++side) {
     const double sign = side == 0 ? 1.0 : -1.0;
     for (const model::WeightedPoint& term : *sides[side]) {
       if (term.point.kind == model::PointRef::Kind::kWorld) continue;  // static: no DOFs
       const model::PointKinematics k = model::point_kinematics(s, term.point);
-      const Eigen::MatrixXd J = model::point_jacobian(k);  // (3 x ndof)
+      model::point_jacobian(k, J);
       for (int r = 0; r < 3; ++r) {
         const Eigen::Vector3d c((*dirs[r])[0], (*dirs[r])[1], (*dirs[r])[2]);
-        const Eigen::RowVectorXd row_values = (term.weight * sign) * (c.transpose() * J);
+        const Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 6> row_values =
+            (term.weight * sign) * (c.transpose() * J);
         for (int j = 0; j < k.ndof; ++j)
           if (row_values[j] != 0.0) out.jacobian.emplace_back(row + r, k.dof + j, row_values[j]);
       }
@@ -272,7 +289,7 @@ void ContactConstraint::add_point_contacts(const model::SystemState& s, const mo
   for (const BodyCollider& c : colliders_) {
     const SignedDistance sd = point_shape(x, c.shape, body_pose(s, c.body));
     if (!(sd.distance <= params_.margin)) continue;
-    const model::MappedPoint b = single(material_point(s, model::body_point(c.body, Vec3{{0, 0, 0}}), sd.closest));
+    const Side b(material_point(s, model::body_point(c.body, Vec3{{0, 0, 0}}), sd.closest));
     add_contact(s, params_, friction(material, c.material), row_label_, a, b, sd.normal, sd.distance, out);
   }
 }
@@ -290,7 +307,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
           shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(c.material, obstacle_materials_[o]), row_label_,
-                    single(material_point(s, a, pair[k].point_a)), {}, pair[k].normal, pair[k].gap, out);
+                    Side(material_point(s, a, pair[k].point_a)), Side(), pair[k].normal, pair[k].gap, out);
     }
   }
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
@@ -304,7 +321,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
                                                                       params_.margin, pair);
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(ci.material, cj.material), row_label_,
-                    single(material_point(s, a, pair[k].point_a)), single(material_point(s, b, pair[k].point_b)),
+                    Side(material_point(s, a, pair[k].point_a)), Side(material_point(s, b, pair[k].point_b)),
                     pair[k].normal, pair[k].gap, out);
     }
   }
@@ -353,7 +370,7 @@ void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, 
                                               {&p[static_cast<std::size_t>(tri[1])], c.bary[1]},
                                               {&p[static_cast<std::size_t>(tri[2])], c.bary[2]}});
         add_contact(s, params_, friction(surface.material, material), row_label_, a,
-                    b.empty() ? b : single(material_point(s, b.front().point, c.shape_point)), c.normal, c.gap, out);
+                    b.empty() ? Side() : Side(material_point(s, b.front().point, c.shape_point)), c.normal, c.gap, out);
       }
     };
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {

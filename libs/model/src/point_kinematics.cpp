@@ -23,10 +23,15 @@ PointKinematics point_kinematics(const SystemState& s, const PointRef& p) {
   return PointKinematics{p.local, zero, -1, 0, zero, zero};
 }
 
-Eigen::MatrixXd point_jacobian(const PointKinematics& k) {
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, k.ndof);
+void point_jacobian(const PointKinematics& k, PointJacobian& J) {
+  J.setZero(3, k.ndof);
   if (k.ndof >= 3) J.leftCols<3>().setIdentity();
   if (k.ndof == 6) J.rightCols<3>() = -to_eigen(cross_matrix(k.r));  // w x r = -[r] w
+}
+
+Eigen::MatrixXd point_jacobian(const PointKinematics& k) {
+  PointJacobian J;
+  point_jacobian(k, J);
   return J;
 }
 

@@ -28,6 +28,10 @@ PointKinematics point_kinematics(const SystemState& s, const PointRef& p);
 
 /// The 3 x ndof Jacobian dx/du of a point: I (particle), [I, -[r]] (body point), empty (world).
 Eigen::MatrixXd point_jacobian(const PointKinematics& k);
+/// A point's Jacobian with its at most 6 columns held in place (no heap).
+using PointJacobian = Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::ColMajor, 3, 6>;
+/// point_jacobian() into @p J, for per-step loops (a contact's rows) that should not allocate.
+void point_jacobian(const PointKinematics& k, PointJacobian& J);
 
 /// Adds the generalized forces of point forces @p f (3 per point) to @p F (global): f to a
 /// particle, the world wrench (f, r x f) about the origin to a body.

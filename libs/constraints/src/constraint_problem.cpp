@@ -317,8 +317,8 @@ DelassusProblem to_delassus(const GlobalProblem& problem, LinearSolver& mass_sol
   return local;
 }
 
-Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver,
-                                const Eigen::VectorXd& r) {
+void global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver, const Eigen::VectorXd& r,
+                     Eigen::VectorXd& v) {
   require(mass_solver.factored() && mass_solver.rows() == problem.velocities(),
           "global_velocity: the solver must hold the factorization of M (call to_delassus first)");
   require(r.size() == problem.rows(), [&] {
@@ -326,13 +326,20 @@ Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver
            std::to_string(r.size());
   });
   const CsrMatrix& H = problem.H;
-  Eigen::VectorXd rhs(H.rows);  // H r + f, row by row (the sums of Eigen's sparse product)
+  v.resize(H.rows);  // H r + f, row by row (the sums of Eigen's sparse product), then solved in place
   for (Index i = 0; i < H.rows; ++i) {
     double s = 0.0;
     for (Index k = H.row_ptr[i]; k < H.row_ptr[i + 1]; ++k) s += H.values[k] * r[H.col_idx[k]];
-    rhs[i] = s + problem.f[i];
+    v[i] = s + problem.f[i];
   }
-  return mass_solver.solve(rhs);
+  mass_solver.solve_in_place(v);
+}
+
+Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver,
+                                const Eigen::VectorXd& r) {
+  Eigen::VectorXd v;
+  global_velocity(problem, mass_solver, r, v);
+  return v;
 }
 
 }  // namespace sinew::constraints

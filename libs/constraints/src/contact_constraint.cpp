@@ -251,9 +251,11 @@ void ContactConstraint::set_mu(double mu) {
 }
 
 void ContactConstraint::check(const model::MechanicalSystem& system) const {
-  for (const BodyCollider& c : colliders_) system.check_body(c.body, name_ + " collider");
+  // Checked every step: the message is built only for an index out of range.
+  for (const BodyCollider& c : colliders_)
+    if (c.body < 0 || c.body >= system.num_bodies()) system.check_body(c.body, name_ + " collider");
   for (const PointSet& set : particle_sets_)
-    if (set.count > 0) {
+    if (set.count > 0 && (set.first < 0 || set.first + set.count > system.num_particles())) {
       system.check_particle(set.first, name_ + " particles");
       system.check_particle(set.first + set.count - 1, name_ + " particles");
     }

@@ -254,14 +254,15 @@ void BaraffStep::refill(const constraints::GlobalProblem& problem) {
   for (std::size_t b : aux_block_ids_) aux_blocks_.push_back(problem.blocks[b]);  // mu may change
 }
 
-std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
+const std::string& BaraffStep::build(const constraints::GlobalProblem& problem) {
   problem_ = &problem;
   const bool any_bilateral = std::any_of(problem.blocks.begin(), problem.blocks.end(),
                                          [](const auto& b) { return b.kind == constraints::BlockKind::kBilateral; });
   if (!any_bilateral) {  // contacts only (a stack): nothing to analyse
     kept_ = false;
     analyzed_ = false;
-    return "no hard bilateral row between the components of A";
+    why_ = "no hard bilateral row between the components of A";  // into kept capacity
+    return why_;
   }
   kept_ = same_structure(problem);
   if (!kept_) unusable_ = analyze(problem);
@@ -280,9 +281,11 @@ std::string BaraffStep::build(const constraints::GlobalProblem& problem) {
     }
   } catch (const Error& e) {
     solver_.reset();
-    return std::string("Baraff's factor failed: ") + e.what();
+    why_ = std::string("Baraff's factor failed: ") + e.what();
+    return why_;
   }
-  return "";
+  why_.clear();
+  return why_;
 }
 
 constraints::SolverReport BaraffStep::solve(constraints::ConstraintSolver& solver, Eigen::VectorXd& r,

@@ -30,8 +30,9 @@ class BaraffStep {
  public:
   // Builds the split of @p problem (or keeps the last one when the structure is unchanged) and
   // factors it. Returns "" on success, else why Baraff cannot be used (no primary row, an
-  // auxiliary row with compliance, a factorization that failed).
-  std::string build(const constraints::GlobalProblem& problem);
+  // auxiliary row with compliance, a factorization that failed); the text is kept here until the
+  // next build(), so that a step that cannot use Baraff builds no string.
+  const std::string& build(const constraints::GlobalProblem& problem);
   // Solves with @p solver for the auxiliary rows, warm-started from @p r (row order, when of the
   // problem's size); writes the impulses of every row to @p r and the end velocity to @p v.
   constraints::SolverReport solve(constraints::ConstraintSolver& solver, Eigen::VectorXd& r, Eigen::VectorXd& v);
@@ -61,6 +62,7 @@ class BaraffStep {
   bool analyzed_ = false;
   std::string unusable_;  // why the kept structure cannot use Baraff ("" when it can)
   bool kept_ = false;     // the last build() kept the split
+  std::string why_;       // what the last build() returned
 
   std::vector<Index> dof_order_;            // (n) system DOF of each Baraff DOF (components in order)
   std::vector<Index> primary_rows_;         // problem row of each multiplier

@@ -342,7 +342,8 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   if (options_.factor != StepFactor::kSparse) {
     // Baraff's O(n) factor of the joint forest, the rest auxiliary (baraff_step.hpp).
     if (!baraff_) baraff_ = std::make_unique<detail::BaraffStep>();
-    const std::string why = solver_ ? baraff_->build(problem_) : "SAP works on the global form";
+    static const std::string sap_reason = "SAP works on the global form";
+    const std::string& why = solver_ ? baraff_->build(problem_) : sap_reason;
     if (why.empty()) {
       report.baraff = true;
       report.baraff_split_kept = baraff_->kept();
@@ -372,7 +373,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   if (solver_) {
     report.contact = solver_->solve(local, r_, InputCheck::kTrusted);  // r_: zero or the last step's
-    v_ = constraints::global_velocity(problem_, *mass_solver_, r_);
+    constraints::global_velocity(problem_, *mass_solver_, r_, v_);
   } else {
     constraints::GlobalSolution solution;
     solution.r = r_;

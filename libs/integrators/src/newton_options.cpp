@@ -19,7 +19,7 @@ constexpr Index kAutoMaxBlock = 12;
 
 LinearSolverKind resolve_linear_solver(LinearSolverKind kind, const CsrMatrix& A) {
   if (kind != LinearSolverKind::kAuto) return kind;
-  return diagonal_blocks(A, kAutoMaxBlock).empty() ? LinearSolverKind::kEigenLdlt : LinearSolverKind::kBlockDiagonal;
+  return is_block_diagonal(A, kAutoMaxBlock) ? LinearSolverKind::kBlockDiagonal : LinearSolverKind::kEigenLdlt;
 }
 
 void require_linear_solver_kind(LinearSolverKind kind, const char* who) {

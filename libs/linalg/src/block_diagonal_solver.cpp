@@ -8,25 +8,45 @@
 
 namespace sinew {
 
-std::vector<Index> diagonal_blocks(const CsrMatrix& A, Index max_block) {
-  std::vector<Index> starts;
-  if (A.rows != A.cols) return starts;
-  starts.push_back(0);
+namespace {
+
+// Walks the smallest diagonal blocks of A, calling block_end(end) as each closes; returns false
+// (early) when A is not square or not block diagonal with blocks of at most max_block rows.
+template <class BlockEnd>
+bool walk_diagonal_blocks(const CsrMatrix& A, Index max_block, BlockEnd&& block_end) {
+  if (A.rows != A.cols) return false;
   Index begin = 0, end = 0;  // the open block [begin, end): end grows with the columns its rows reach
   for (Index i = 0; i < A.rows; ++i) {
     end = std::max(end, i + 1);
     for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
       const Index j = A.col_idx[k];
-      if (j < begin) return {};  // reaches back into a closed block: not block diagonal
+      if (j < begin) return false;  // reaches back into a closed block: not block diagonal
       end = std::max(end, j + 1);
     }
-    if (end - begin > max_block) return {};
+    if (end - begin > max_block) return false;
     if (i + 1 == end) {
-      starts.push_back(end);
+      block_end(end);
       begin = end;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+void diagonal_blocks(const CsrMatrix& A, Index max_block, std::vector<Index>& starts) {
+  starts.assign(1, 0);
+  if (!walk_diagonal_blocks(A, max_block, [&](Index end) { starts.push_back(end); })) starts.clear();
+}
+
+std::vector<Index> diagonal_blocks(const CsrMatrix& A, Index max_block) {
+  std::vector<Index> starts;
+  diagonal_blocks(A, max_block, starts);
   return starts;
+}
+
+bool is_block_diagonal(const CsrMatrix& A, Index max_block) {
+  return walk_diagonal_blocks(A, max_block, [](Index) {});
 }
 
 BlockDiagonalSolver::BlockDiagonalSolver(Index max_block) : max_block_(max_block) {
@@ -35,7 +55,7 @@ BlockDiagonalSolver::BlockDiagonalSolver(Index max_block) : max_block_(max_block
 }
 
 void BlockDiagonalSolver::do_analyze(const CsrMatrix& A) {
-  starts_ = diagonal_blocks(A, max_block_);
+  diagonal_blocks(A, max_block_, starts_);  // into kept storage
   require(!starts_.empty() || A.rows == 0, [&] {
     return name() + ": the matrix is not block diagonal with blocks of at most " + std::to_string(max_block_) +
            " rows (a force field or a mass couples its components): use a sparse solver";
@@ -94,6 +114,10 @@ void BlockDiagonalSolver::solve_in_block(std::size_t b, double* y) const {
     for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
     y[i] = v / L[i * k + i];
   }
+}
+
+void BlockDiagonalSolver::do_solve_in_place(Eigen::VectorXd& x) const {
+  for (std::size_t b = 0; b + 1 < starts_.size(); ++b) solve_in_block(b, x.data() + starts_[b]);
 }
 
 void BlockDiagonalSolver::do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const {

@@ -74,6 +74,20 @@ Eigen::VectorXd LinearSolver::solve(const Eigen::VectorXd& b) const {
   return X.col(0);
 }
 
+void LinearSolver::solve_in_place(Eigen::VectorXd& x) const {
+  if (!factored_) throw Error(name() + ": solve() before a successful compute()");
+  if (x.size() != rows_)
+    throw Error(name() + ": right-hand side has " + std::to_string(x.size()) + " entries, expected " +
+                std::to_string(rows_));
+  do_solve_in_place(x);
+}
+
+void LinearSolver::do_solve_in_place(Eigen::VectorXd& x) const {
+  Eigen::MatrixXd X;
+  do_solve(x, X);
+  x = X.col(0);
+}
+
 Eigen::MatrixXd LinearSolver::solve(const Eigen::MatrixXd& B) const {
   if (!factored_) throw Error(name() + ": solve() before a successful compute()");
   if (B.rows() != rows_)

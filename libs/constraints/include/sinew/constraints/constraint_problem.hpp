@@ -136,5 +136,9 @@ void to_delassus(const GlobalProblem& problem, LinearSolver& mass_solver, Delass
 /// entries, v has n. Throws sinew::Error when the solver is not factored with n rows or r's size differs.
 Eigen::VectorXd global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver,
                                 const Eigen::VectorXd& r);
+/// global_velocity() into @p v, whose storage is reused (solved in place: no allocation with a
+/// solver that solves in place, e.g. BlockDiagonalSolver).
+void global_velocity(const GlobalProblem& problem, const LinearSolver& mass_solver, const Eigen::VectorXd& r,
+                     Eigen::VectorXd& v);
 
 }  // namespace sinew::constraints

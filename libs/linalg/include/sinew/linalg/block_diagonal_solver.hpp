@@ -17,6 +17,11 @@ namespace sinew {
 /// empty when a block would have more than @p max_block rows (A couples more than that) or A is
 /// not square.
 std::vector<Index> diagonal_blocks(const CsrMatrix& A, Index max_block);
+/// diagonal_blocks() into @p starts, whose storage is reused.
+void diagonal_blocks(const CsrMatrix& A, Index max_block, std::vector<Index>& starts);
+/// Whether diagonal_blocks() would find blocks (A square, block diagonal with blocks of at most
+/// @p max_block rows), without storing them.
+bool is_block_diagonal(const CsrMatrix& A, Index max_block);
 
 /// Dense Cholesky of each diagonal block of a symmetric positive-definite matrix: O(sum k^3) to
 /// factor and O(sum k^2) per right-hand side, k <= max_block. compute() throws sinew::Error when
@@ -40,6 +45,7 @@ class BlockDiagonalSolver final : public LinearSolver {
   void do_analyze(const CsrMatrix& A) override;
   void do_factorize(const CsrMatrix& A) override;
   void do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const override;
+  void do_solve_in_place(Eigen::VectorXd& x) const override;
 
  private:
   /// y <- A_b^-1 y on block b's rows (no checks).

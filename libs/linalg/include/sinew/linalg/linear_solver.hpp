@@ -34,6 +34,9 @@ class LinearSolver {
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   /// X = A^-1 B for every column of B (B and X: rows() x k). Throws as the vector overload.
   Eigen::MatrixXd solve(const Eigen::MatrixXd& B) const;
+  /// @p x <- A^-1 x, for per-step solves that should not allocate (solvers that solve in place
+  /// allocate nothing; the others as solve()). Throws as solve().
+  void solve_in_place(Eigen::VectorXd& x) const;
 
   /// Dimension of the factored matrix (0 before compute()).
   Index rows() const { return rows_; }
@@ -45,6 +48,8 @@ class LinearSolver {
   virtual void do_analyze(const CsrMatrix& A) = 0;
   /// Numeric factorization of the (checked) matrix with the analysed pattern.
   virtual void do_factorize(const CsrMatrix& A) = 0;
+  /// x <- A^-1 x on the factorization; by default through do_solve() (a copy).
+  virtual void do_solve_in_place(Eigen::VectorXd& x) const;
   /// X = A^-1 B; B has rows() rows.
   virtual void do_solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const = 0;
 

@@ -1,0 +1,45 @@
+// What the binding files of the module sinew._sinew share: the functions that add each part to
+// the module, and the conversions between scipy.sparse / numpy and sinew's host types.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+
+#include "sinew/core/backend.hpp"
+#include "sinew/linalg/csr_matrix.hpp"
+
+namespace sinew::python {
+
+namespace py = pybind11;
+
+/// sinew.Error (a RuntimeError) raised for every sinew::Error, with its message.
+void bind_errors(py::module_& m);
+/// Backends by name: backend_names(), the Backend class and make_backend().
+void bind_backends(py::module_& m);
+/// Scene files, simulations, stepping and runs (scene_bindings.cpp).
+void bind_scene(py::module_& m);
+/// CG / CR / MINRES on a scipy.sparse matrix (linalg_bindings.cpp).
+void bind_linalg(py::module_& m);
+/// Contact problems from arrays, their solvers and FCLIB files (contact_bindings.cpp).
+void bind_contact(py::module_& m);
+
+/// A backend shared by the Python objects that run on it (a simulation keeps its backend alive).
+using SharedBackend = std::shared_ptr<Backend>;
+
+/// The backend @p name ("" or None: SINEW_BACKEND, else "serial"). @throws sinew::Error for an
+/// unknown or unusable backend, naming it.
+SharedBackend backend_by_name(const std::string& name);
+
+/// A CsrMatrix copied from any scipy.sparse matrix or array @p A (converted to CSR with sorted,
+/// summed duplicates; the caller's matrix is left as it was). @p what names it in messages.
+/// @throws sinew::Error when @p A is not a scipy.sparse matrix or has more than 2^31 - 1 rows,
+///         columns or entries.
+CsrMatrix csr_from_scipy(const py::handle& A, const char* what);
+
+/// A scipy.sparse.csr_matrix holding a copy of @p A.
+py::object csr_to_scipy(const CsrMatrix& A);
+
+}  // namespace sinew::python

@@ -1,0 +1,93 @@
+// Krylov solvers (CG, CR, MINRES) on a scipy.sparse matrix: sinew.cg / sinew.cr / sinew.minres.
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings.hpp"
+#include "sinew/linalg/krylov.hpp"
+
+namespace sinew::python {
+namespace {
+
+const char* status_name(KrylovStatus s) {
+  switch (s) {
+    case KrylovStatus::kConverged:
+      return "converged";
+    case KrylovStatus::kMaxIterations:
+      return "max_iterations";
+    case KrylovStatus::kBreakdown:
+      return "breakdown";
+    case KrylovStatus::kNonFinite:
+      return "non_finite";
+  }
+  return "?";
+}
+
+using KrylovFunction = KrylovResult (*)(Backend&, const CsrMatrix&, const Eigen::VectorXd&, Eigen::VectorXd&,
+                                        const KrylovOptions&, const Eigen::VectorXd*);
+
+// One solve: A from scipy (copied), b, x0 and the inverse diagonal copied into the solver's
+// vectors, the iteration with the GIL released; returns (x, result), x moved into numpy.
+py::tuple krylov_solve(KrylovFunction solve, const py::handle& A, Eigen::VectorXd b, std::optional<Eigen::VectorXd> x0,
+                       double tol, int max_iterations, std::optional<Eigen::VectorXd> inverse_diagonal, bool history,
+                       const std::string& backend) {
+  const CsrMatrix csr = csr_from_scipy(A, "A");
+  const SharedBackend be = backend_by_name(backend);
+  KrylovOptions options;
+  options.tolerance = tol;
+  options.max_iterations = max_iterations;
+  options.record_history = history;
+  Eigen::VectorXd x = x0 ? std::move(*x0) : Eigen::VectorXd();
+  KrylovResult result;
+  {
+    py::gil_scoped_release release;
+    result = solve(*be, csr, b, x, options, inverse_diagonal ? &*inverse_diagonal : nullptr);
+  }
+  return py::make_tuple(std::move(x), std::move(result));
+}
+
+void def_solver(py::module_& m, const char* name, KrylovFunction solve, const char* doc) {
+  m.def(
+      name,
+      [solve](const py::handle& A, Eigen::VectorXd b, std::optional<Eigen::VectorXd> x0, double tol, int max_iterations,
+              std::optional<Eigen::VectorXd> inverse_diagonal, bool history, const std::string& backend) {
+        return krylov_solve(solve, A, std::move(b), std::move(x0), tol, max_iterations, std::move(inverse_diagonal),
+                            history, backend);
+      },
+      py::arg("A"), py::arg("b"), py::arg("x0") = py::none(), py::arg("tol") = KrylovOptions{}.tolerance,
+      py::arg("max_iterations") = KrylovOptions{}.max_iterations, py::arg("inverse_diagonal") = py::none(),
+      py::arg("history") = false, py::arg("backend") = "", doc);
+}
+
+}  // namespace
+
+void bind_linalg(py::module_& m) {
+  py::class_<KrylovResult>(m, "KrylovResult", "How a CG / CR / MINRES solve ended.")
+      .def_property_readonly(
+          "status", [](const KrylovResult& r) { return status_name(r.status); },
+          "'converged', 'max_iterations', 'breakdown' or 'non_finite'.")
+      .def_property_readonly("converged", &KrylovResult::converged, "True when the tolerance was reached.")
+      .def_readonly("iterations", &KrylovResult::iterations, "Iterations performed.")
+      .def_readonly("residual_norm", &KrylovResult::residual_norm, "||b - A x|| of the returned x.")
+      .def_readonly("relative_residual", &KrylovResult::relative_residual, "||b - A x|| / ||b||.")
+      .def_readonly("history", &KrylovResult::history, "Relative residual after each iteration (history=True).")
+      .def_readonly("message", &KrylovResult::message, "What happened, e.g. why it did not converge.")
+      .def("__repr__", [](const KrylovResult& r) {
+        return "<KrylovResult " + std::string(status_name(r.status)) + ", " + std::to_string(r.iterations) +
+               " iterations, relative residual " + std::to_string(r.relative_residual) + ">";
+      });
+  // Docstrings outlive the module's definition: static strings.
+  static const std::string args =
+      " A: scipy.sparse (n x n), copied; b (n); x0 (n, default 0); tol: relative residual ||b - A x|| / ||b||; "
+      "inverse_diagonal (n, positive): Jacobi preconditioner M^-1; backend: by name ('' : $SINEW_BACKEND or serial). "
+      "Returns (x, KrylovResult); x is the last iterate whatever the status. Raises sinew.Error on bad sizes.";
+  static const std::string cg_doc = "Conjugate gradient for symmetric positive-definite A." + args;
+  static const std::string cr_doc = "Conjugate residual for symmetric A." + args;
+  static const std::string minres_doc = "MINRES for symmetric, possibly indefinite A." + args;
+  def_solver(m, "cg", &conjugate_gradient, cg_doc.c_str());
+  def_solver(m, "cr", &conjugate_residual, cr_doc.c_str());
+  def_solver(m, "minres", &minres, minres_doc.c_str());
+}
+
+}  // namespace sinew::python

@@ -14,7 +14,8 @@ namespace sinew::python {
 void bind_errors(py::module_& m) {
   // A subclass of RuntimeError, so `except RuntimeError` catches it too; the message is what()
   // of the C++ exception, unchanged.
-  py::register_exception<Error>(m, "Error", PyExc_RuntimeError);
+  py::register_exception<Error>(m, "Error", PyExc_RuntimeError).attr("__doc__") =
+      "Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.";
 }
 
 SharedBackend backend_by_name(const std::string& name) {

@@ -147,6 +147,8 @@ const char* status_name(scene::RunResult::Status s) {
 }  // namespace
 
 void bind_scene(py::module_& m) {
+  // Declared first: Scene.make() returns one, and its signature names the type.
+  py::class_<PySimulation> simulation(m, "Simulation", "A running scene: step it, run it, read its state.");
   py::class_<Scene>(m, "Scene", "A scene file read and checked (docs/scene_files.md); make() builds its simulation.")
       .def_property_readonly(
           "name", [](const Scene& s) { return s.file.name; }, "The scene's name.")
@@ -207,7 +209,7 @@ void bind_scene(py::module_& m) {
       .def_readonly("checkpoints", &scene::RunResult::checkpoints, "Checkpoint files written, in order.")
       .def_readonly("warned_steps", &scene::RunResult::warned_steps, "Steps accepted with a warning.");
 
-  py::class_<PySimulation>(m, "Simulation", "A running scene: step it, run it, read its state.")
+  simulation
       .def_property_readonly(
           "name", [](const PySimulation& s) { return s.sim->name(); }, "The scene's name.")
       .def_property_readonly(

@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -247,6 +247,48 @@ class KrylovResult:
     def status(self) -> str:
         """
         'converged', 'max_iterations', 'breakdown' or 'non_finite'.
+        """
+class SparseInverse:
+    """
+    The sparse inverse S' = L^-1 P of a symmetric positive-definite A (CHOLMOD, nested dissection): A^-1 = S'^T S', applied as two sparse products.
+    """
+    def __init__(self, A: scipy.sparse.spmatrix, structure: str = 'auto', backend: str = '') -> None:
+        """
+        Factors and inverts A (scipy.sparse, SPD, copied). structure: 'auto' detects A = A_s (x) I_3 and inverts only A_s, 'none' inverts A as given, 'kronecker3' states it. Raises sinew.Error when A is not square, symmetric and positive definite.
+        """
+    def solve(self, b: numpy.ndarray) -> numpy.ndarray:
+        """
+        x = S'^T (S' b) = A^-1 b on the backend (the local-global global step); b (dofs, interleaved xyz when block is 3) is read from its buffer and x written into a new array: no other copy.
+        """
+    @property
+    def block(self) -> int:
+        """
+        3 when S' applies per coordinate (A = A_s (x) I_3), else 1.
+        """
+    @property
+    def dofs(self) -> int:
+        """
+        Dimension of A.
+        """
+    @property
+    def elimination_order(self) -> list[int]:
+        """
+        The elimination order P: column c of S' is column k of L^-1 where elimination_order[k] = c.
+        """
+    @property
+    def factor(self) -> typing.Any:
+        """
+        S' (m x m, m = dofs / block) as a scipy.sparse.csr_matrix (a copy).
+        """
+    @property
+    def factor_nnz(self) -> int:
+        """
+        Entries of the Cholesky factor L.
+        """
+    @property
+    def nnz(self) -> int:
+        """
+        Entries of S'.
         """
 class ContactProblem:
     """

@@ -5,7 +5,9 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "sinew/core/error.hpp"
 #include "sinew/linalg/krylov.hpp"
+#include "sinew/linalg/sparse_inverse.hpp"
 
 namespace sinew::python {
 namespace {
@@ -60,6 +62,47 @@ void def_solver(py::module_& m, const char* name, KrylovFunction solve, const ch
       py::arg("history") = false, py::arg("backend") = "", doc);
 }
 
+/// The sparse inverse S' = L^-1 P of an SPD matrix with its operator on a backend: solve() is
+/// the realtime paper's global step x = S'^T (S' b) (eq. (8)).
+struct PySparseInverse {
+  SparseInverse inverse;                   ///< S' on the host
+  SharedBackend backend;                   ///< where solve() runs
+  SparseInverseOperator op;                ///< S' uploaded to backend
+  DeviceArray<double> b_device, x_device;  ///< (dofs) kept between solves
+
+  PySparseInverse(const CsrMatrix& A, const SparseInverseOptions& options, SharedBackend be)
+      : inverse(A, options),
+        backend(std::move(be)),
+        op(*backend, inverse),
+        b_device(*backend, static_cast<std::size_t>(inverse.dofs())),
+        x_device(*backend, static_cast<std::size_t>(inverse.dofs())) {}
+
+  // x = A^-1 b through the two sparse products on the backend, from and into numpy buffers.
+  py::array_t<double> solve(const py::array_t<double, py::array::c_style | py::array::forcecast>& b) {
+    const auto n = static_cast<std::size_t>(inverse.dofs());
+    require(static_cast<std::size_t>(b.size()) == n, [&] {
+      return "SparseInverse.solve: b has " + std::to_string(b.size()) + " entries, expected " + std::to_string(n);
+    });
+    py::array_t<double> x(b.request().shape);
+    const double* in = b.data();
+    double* out = x.mutable_data();
+    {
+      py::gil_scoped_release release;
+      backend->upload(in, n, b_device);
+      op.apply(b_device, x_device);
+      backend->download(x_device, out, n);
+    }
+    return x;
+  }
+};
+
+KroneckerStructure structure_by_name(const std::string& name) {
+  if (name == "auto") return KroneckerStructure::kAuto;
+  if (name == "none") return KroneckerStructure::kNone;
+  if (name == "kronecker3") return KroneckerStructure::kKronecker3;
+  throw Error("SparseInverse: structure '" + name + "' is not one of auto, none, kronecker3");
+}
+
 }  // namespace
 
 void bind_linalg(py::module_& m) {
@@ -88,6 +131,41 @@ void bind_linalg(py::module_& m) {
   def_solver(m, "cg", &conjugate_gradient, cg_doc.c_str());
   def_solver(m, "cr", &conjugate_residual, cr_doc.c_str());
   def_solver(m, "minres", &minres, minres_doc.c_str());
+
+  py::class_<PySparseInverse>(m, "SparseInverse",
+                              "The sparse inverse S' = L^-1 P of a symmetric positive-definite A (CHOLMOD, "
+                              "nested dissection): A^-1 = S'^T S', applied as two sparse products.")
+      .def(py::init([](const py::handle& A, const std::string& structure, const std::string& backend) {
+             SparseInverseOptions options;
+             options.structure = structure_by_name(structure);
+             const CsrMatrix csr = csr_from_scipy(A, "SparseInverse: A");
+             SharedBackend be = backend_by_name(backend);
+             py::gil_scoped_release release;
+             return std::make_unique<PySparseInverse>(csr, options, std::move(be));
+           }),
+           py::arg("A"), py::arg("structure") = "auto", py::arg("backend") = "",
+           "Factors and inverts A (scipy.sparse, SPD, copied). structure: 'auto' detects A = A_s (x) I_3 and "
+           "inverts only A_s, 'none' inverts A as given, 'kronecker3' states it. Raises sinew.Error when A is "
+           "not square, symmetric and positive definite.")
+      .def("solve", &PySparseInverse::solve, py::arg("b"),
+           "x = S'^T (S' b) = A^-1 b on the backend (the local-global global step); b (dofs, interleaved xyz when "
+           "block is 3) is read from its buffer and x written into a new array: no other copy.")
+      .def_property_readonly(
+          "factor", [](const PySparseInverse& s) { return csr_to_scipy(s.inverse.factor()); },
+          "S' (m x m, m = dofs / block) as a scipy.sparse.csr_matrix (a copy).")
+      .def_property_readonly(
+          "block", [](const PySparseInverse& s) { return s.inverse.block(); },
+          "3 when S' applies per coordinate (A = A_s (x) I_3), else 1.")
+      .def_property_readonly(
+          "dofs", [](const PySparseInverse& s) { return s.inverse.dofs(); }, "Dimension of A.")
+      .def_property_readonly(
+          "nnz", [](const PySparseInverse& s) { return s.inverse.nnz(); }, "Entries of S'.")
+      .def_property_readonly(
+          "factor_nnz", [](const PySparseInverse& s) { return s.inverse.factor_nnz(); },
+          "Entries of the Cholesky factor L.")
+      .def_property_readonly(
+          "elimination_order", [](const PySparseInverse& s) { return s.inverse.elimination_order(); },
+          "The elimination order P: column c of S' is column k of L^-1 where elimination_order[k] = c.");
 }
 
 }  // namespace sinew::python

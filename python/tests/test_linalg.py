@@ -75,3 +75,30 @@ def test_any_scipy_format_and_caller_matrix_untouched(rhs):
 def test_solution_is_moved_not_copied(rhs):
     x, _ = sinew.cg(laplacian_2d(20, 0.1), rhs)
     assert not x.flags.owndata and x.base is not None  # numpy views the vector sinew computed
+
+
+@pytest.mark.parametrize("k3", [False, True])
+def test_sparse_inverse_global_step(rhs, k3):
+    A = laplacian_2d(20, 0.1)
+    if k3:  # per-vertex structure A_s (x) I_3, as the local-global matrices
+        A = sp.kron(A, sp.identity(3)).tocsr()
+    b = np.random.default_rng(1).standard_normal(A.shape[0])
+    S = sinew.SparseInverse(A)
+    assert S.block == (3 if k3 else 1) and S.dofs == A.shape[0]
+    x = S.solve(b)
+    np.testing.assert_allclose(x, spla.spsolve(A.tocsc(), b), rtol=1e-9, atol=1e-12)
+    F = S.factor
+    assert F.nnz == S.nnz and S.nnz >= S.factor_nnz
+    # A^-1 = S'^T S' (per coordinate when block is 3)
+    As = laplacian_2d(20, 0.1)
+    e = np.zeros(As.shape[0])
+    e[5] = 1.0
+    np.testing.assert_allclose(F.T @ (F @ e), spla.spsolve(As.tocsc(), e), rtol=1e-9, atol=1e-13)
+    assert sorted(S.elimination_order) == list(range(As.shape[0]))
+
+
+def test_sparse_inverse_refuses_indefinite():
+    with pytest.raises(sinew.Error):
+        sinew.SparseInverse(laplacian_2d(10, -1.0))
+    with pytest.raises(sinew.Error, match="expected 100"):
+        sinew.SparseInverse(laplacian_2d(10, 0.1)).solve(np.ones(7))

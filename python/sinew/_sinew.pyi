@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -24,6 +24,10 @@ class Simulation:
     """
     A running scene: step it, run it, read its state.
     """
+    def contact(self) -> dict:
+        """
+        Multibody scenes with contact or joints: the last step's constraint problem in FCLIB's global form and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, (normal, t1, t2) per contact block), v (velocities after contact), system_impulses (H r on the system's velocities), kinds and mu per block (copies).
+        """
     def meshes(self) -> list:
         """
         Every body's current state as the VTU output holds it: dicts with name, points (n x 3), tets, triangles, point_fields (e.g. 'velocity', 'contact_force': n x 3) and cell_fields (copies).
@@ -31,6 +35,10 @@ class Simulation:
     def positions(self) -> numpy.ndarray:
         """
         Local-global scenes: vertex positions (n x 3, a copy). Multibody scenes: the generalized positions q (a read-only view that follows the simulation; rigid bodies x then quaternion w x y z).
+        """
+    def reduced_velocities(self) -> typing.Any:
+        """
+        Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or drives, else every velocity), a read-only view.
         """
     def restore(self, state: bytes) -> None:
         """
@@ -47,6 +55,10 @@ class Simulation:
     def save(self) -> bytes:
         """
         The whole state (positions, velocities, time, warm starts) as bytes; restore() continues bit for bit.
+        """
+    def set_state(self, positions: numpy.ndarray, velocities: numpy.ndarray) -> None:
+        """
+        Replaces the state at the current time. Local-global scenes: vertex positions and velocities, (n x 3) or 3 n interleaved. Multibody scenes: q and the state's velocities u (velocities() unless the scene has attachments or drives, then reduced_velocities()). Raises sinew.Error on a size mismatch, a non-finite entry or a quaternion that is not unit (the state is then unchanged).
         """
     def step(self) -> StepOutcome:
         """
@@ -289,6 +301,38 @@ class SparseInverse:
     def nnz(self) -> int:
         """
         Entries of S'.
+        """
+class BaraffSolver:
+    """
+    Baraff's linear-time factor of the KKT matrix H = [M J^T; J 0] of bodies and primary constraints forming a forest, with workless auxiliary rows solved as equalities.
+    """
+    def __init__(self, masses: list[numpy.ndarray], constraints: list[tuple[int, int, numpy.ndarray, numpy.ndarray]], auxiliary: list[list[tuple[int, numpy.ndarray]]] = []) -> None:
+        """
+        masses: one SPD (d x d) array per body; constraints: (body_a, body_b, J_a, J_b) per primary constraint of dimension m, J_x of shape (m x dim(body_x)), body -1 for the world (its J ignored); auxiliary: rows [(body, J row (dim(body))), ...]. Raises sinew.Error naming the body or constraint (a cycle among the primary constraints, a singular pivot, a bad size).
+        """
+    def solve(self, force: numpy.ndarray, bias: numpy.ndarray, aux_bias: numpy.ndarray | None = None) -> tuple:
+        """
+        Solves M a = J^T lambda (+ K mu) + force, J a + bias = 0 (and J^a a + aux_bias = 0 when the problem has auxiliary rows): returns (a (dofs), lambda (multipliers), mu (auxiliary rows)).
+        """
+    @property
+    def elimination_order(self) -> list[int]:
+        """
+        Depth-first elimination order: body i is node i, constraint j node num_bodies + j.
+        """
+    @property
+    def num_components(self) -> int:
+        """
+        Trees in the forest of bodies and primary constraints.
+        """
+    @property
+    def num_dofs(self) -> int:
+        """
+        Sum of the body dimensions.
+        """
+    @property
+    def num_multipliers(self) -> int:
+        """
+        Sum of the primary constraint dimensions.
         """
 class ContactProblem:
     """

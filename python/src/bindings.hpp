@@ -23,6 +23,8 @@ void bind_backends(py::module_& m);
 void bind_scene(py::module_& m);
 /// CG / CR / MINRES on a scipy.sparse matrix (linalg_bindings.cpp).
 void bind_linalg(py::module_& m);
+/// Baraff's O(n) factor of a tree given as arrays (baraff_bindings.cpp).
+void bind_baraff(py::module_& m);
 /// Contact problems from arrays, their solvers and FCLIB files (contact_bindings.cpp).
 void bind_contact(py::module_& m);
 

@@ -7,5 +7,6 @@ PYBIND11_MODULE(_sinew, m) {
   sinew::python::bind_backends(m);
   sinew::python::bind_scene(m);
   sinew::python::bind_linalg(m);
+  sinew::python::bind_baraff(m);
   sinew::python::bind_contact(m);
 }

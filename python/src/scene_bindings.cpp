@@ -1,6 +1,7 @@
 // Scene files and simulations from Python: read a scene file, make its simulation on a backend
 // chosen by name, step it, run it (what `sinew run` does, with a Python progress callback), and
 // read its state as numpy arrays.
+#include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -12,6 +13,7 @@
 #include "bindings.hpp"
 #include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/integrators/contact_step.hpp"
 #include "sinew/render/png_snapshots.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
@@ -130,6 +132,48 @@ scene::RunResult run(PySimulation& s, const std::filesystem::path& out, std::opt
   }
   if (raised) throw std::move(*raised);
   return result;
+}
+
+// A (rows x 3) array as (3 rows) interleaved values, from a 1-D or (n x 3) array.
+std::vector<double> interleaved(const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+  return std::vector<double>(a.data(), a.data() + a.size());
+}
+
+void set_state(PySimulation& s, const py::array_t<double, py::array::c_style | py::array::forcecast>& positions,
+               const py::array_t<double, py::array::c_style | py::array::forcecast>& velocities) {
+  if (auto* lg = dynamic_cast<scene::LocalGlobalSimulation*>(s.sim.get()))
+    return lg->set_state(interleaved(positions), interleaved(velocities));
+  auto* mb = dynamic_cast<scene::MultibodySimulation*>(s.sim.get());
+  require(mb != nullptr, [&] { return "set_state(): not available for scene '" + s.sim->name() + "'"; });
+  const auto vec = [](const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+    return Eigen::Map<const Eigen::VectorXd>(a.data(), a.size());
+  };
+  mb->set_state(vec(positions), vec(velocities));
+}
+
+// The last contact step of a multibody scene: its global problem, impulses and block laws.
+py::dict last_contact(const PySimulation& s) {
+  const scene::MultibodySimulation* mb = multibody(s);
+  const integrators::ContactStep* step = mb ? mb->contact_step() : nullptr;
+  require(step != nullptr,
+          [&] { return "contact(): scene '" + s.sim->name() + "' is not stepped by the two-stage contact step"; });
+  const constraints::GlobalProblem& p = step->last_problem();
+  py::dict d;
+  d["M"] = csr_to_scipy(p.M);
+  d["H"] = csr_to_scipy(p.H);
+  d["f"] = p.f;
+  d["w"] = p.w;
+  d["r"] = step->last_impulses();
+  d["v"] = step->last_velocities();
+  d["system_impulses"] = step->last_system_impulses();
+  py::list kinds, mu;
+  for (const constraints::ConstraintBlock& b : p.blocks) {
+    kinds.append(constraints::to_string(b.kind));
+    mu.append(b.mu);
+  }
+  d["kinds"] = kinds;
+  d["mu"] = mu;
+  return d;
 }
 
 const char* status_name(scene::RunResult::Status s) {
@@ -267,6 +311,25 @@ void bind_scene(py::module_& m) {
           },
           "Local-global scenes: vertex velocities (n x 3, a copy). Multibody scenes: every generalized velocity "
           "(a read-only view; rigid bodies v then w).")
+      .def("set_state", &set_state, py::arg("positions"), py::arg("velocities"),
+           "Replaces the state at the current time. Local-global scenes: vertex positions and velocities, (n x 3) "
+           "or 3 n interleaved. Multibody scenes: q and the state's velocities u (velocities() unless the scene "
+           "has attachments or drives, then reduced_velocities()). Raises sinew.Error on a size mismatch, a "
+           "non-finite entry or a quaternion that is not unit (the state is then unchanged).")
+      .def(
+          "reduced_velocities",
+          [](py::object self) -> py::object {
+            const scene::MultibodySimulation* mb = multibody(self.cast<const PySimulation&>());
+            require(mb != nullptr, "reduced_velocities(): multibody scenes only");
+            return readonly_view(mb->state().u, self);
+          },
+          "Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or "
+          "drives, else every velocity), a read-only view.")
+      .def("contact", &last_contact,
+           "Multibody scenes with contact or joints: the last step's constraint problem in FCLIB's global form "
+           "and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, "
+           "(normal, t1, t2) per contact block), v (velocities after contact), system_impulses (H r on the "
+           "system's velocities), kinds and mu per block (copies).")
       .def(
           "rigid_poses",
           [](const PySimulation& s) {

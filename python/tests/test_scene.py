@@ -6,6 +6,7 @@ import subprocess
 
 import numpy as np
 import pytest
+import scipy.sparse.linalg as spla
 
 import sinew
 
@@ -135,3 +136,56 @@ def test_backend_by_name(source_dir):
         np.testing.assert_array_equal(sim.positions(), other.positions())
     with pytest.raises(sinew.Error, match="nope"):
         scene.make(backend="nope")
+
+
+def test_set_state_multibody(source_dir):
+    sim = sinew.read_scene(source_dir / "scenes" / "drop.json").make()
+    q = np.array(sim.positions())
+    q[0] = 1.5  # moved along x
+    u = np.zeros_like(sim.velocities())
+    sim.set_state(q, u)
+    np.testing.assert_array_equal(sim.positions(), q)
+    np.testing.assert_array_equal(sim.reduced_velocities(), u)
+    sim.step()
+    assert sim.velocities()[2] == pytest.approx(-9.81 * sim.time_step, abs=1e-12)  # free fall from rest
+    bad = q.copy()
+    bad[3] = 2.0  # not a unit quaternion
+    with pytest.raises(sinew.Error, match="body 0"):
+        sim.set_state(bad, u)
+    with pytest.raises(sinew.Error, match="expected 7"):
+        sim.set_state(q[:3], u)
+
+
+def test_set_state_local_global(source_dir):
+    sim = sinew.read_scene(source_dir / "scenes" / "slope.json").make()
+    x = sim.positions() + np.array([0.25, 0.0, 0.0])
+    v = np.zeros_like(x)
+    v[:, 1] = 0.5
+    sim.set_state(x, v)
+    np.testing.assert_array_equal(sim.positions(), x)
+    np.testing.assert_array_equal(sim.velocities(), v)
+    with pytest.raises(sinew.Error, match="3 n_vertices"):
+        sim.set_state(x[:2], v)
+
+
+def test_contact_impulses_of_the_resting_cube(source_dir):
+    """The cube at rest on the floor: the normal impulses carry its weight, m g h, and the last
+    step's global problem holds: v = M^-1 (H r + f), u = H^T v + w with u_n >= 0 and r in the cone."""
+    sim = sinew.read_scene(source_dir / "scenes" / "drop.json").make()
+    for _ in range(500):  # at rest from t ~ 0.41 s
+        assert sim.step().ok
+    c = sim.contact()
+    r, H, M = c["r"], c["H"], c["M"]
+    assert set(c["kinds"]) == {"contact"} and all(m == 0.5 for m in c["mu"])
+    assert H.shape == (6, r.size) and r.size == 3 * len(c["kinds"])
+    normal = r[0::3]
+    assert normal.sum() == pytest.approx(1.0 * 9.81 * sim.time_step, rel=1e-6)
+    v = spla.spsolve(M.tocsc(), H @ r + c["f"])
+    np.testing.assert_allclose(v, c["v"], atol=1e-12)
+    u = H.T @ v + c["w"]
+    assert (u[0::3] >= -1e-9).all()
+    tangent = np.hypot(r[1::3], r[2::3])
+    assert (tangent <= 0.5 * normal + 1e-12).all()
+    np.testing.assert_allclose(c["system_impulses"], H @ r, atol=1e-15)
+    with pytest.raises(sinew.Error, match="not stepped by the two-stage contact step"):
+        sinew.read_scene(source_dir / "scenes" / "slope.json").make().contact()

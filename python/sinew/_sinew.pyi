@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -453,6 +453,10 @@ def minres(A: scipy.sparse.spmatrix, b: numpy.ndarray, x0: numpy.ndarray | None 
 def natural_map_error(problem: ContactProblem, r: numpy.ndarray) -> float:
     """
     The natural-map error of `problem` at impulse r (m), relative to ||q||: 0 exactly at a solution.
+    """
+def parse_scene(text: str, name: str = 'scene.json', base_dir: os.PathLike = '.') -> Scene:
+    """
+    Reads and checks scene-file text (JSON); `name` names it in messages, `base_dir` resolves mesh files. sinew.scene_from_dict() builds the text from a dict holding numpy arrays.
     """
 def read_fclib_local(path: str) -> ContactProblem:
     """

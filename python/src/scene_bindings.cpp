@@ -233,6 +233,15 @@ void bind_scene(py::module_& m) {
       "Reads and checks the scene file `path`; raises sinew.Error naming the file, the JSON path and what was "
       "expected.");
 
+  m.def(
+      "parse_scene",
+      [](const std::string& text, const std::string& name, const std::filesystem::path& base_dir) {
+        return Scene{scene::parse_scene(text, name, base_dir), scene::fnv1a64(text)};
+      },
+      py::arg("text"), py::arg("name") = "scene.json", py::arg("base_dir") = ".",
+      "Reads and checks scene-file text (JSON); `name` names it in messages, `base_dir` resolves mesh files. "
+      "sinew.scene_from_dict() builds the text from a dict holding numpy arrays.");
+
   py::class_<scene::StepOutcome>(m, "StepOutcome", "What one step did.")
       .def_property_readonly("ok", &scene::StepOutcome::ok, "False: numerical trouble; the state was not advanced.")
       .def_readonly("message", &scene::StepOutcome::message, "What went wrong; '' when ok.")

@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 
@@ -43,5 +44,9 @@ CsrMatrix csr_from_scipy(const py::handle& A, const char* what);
 
 /// A scipy.sparse.csr_matrix holding a copy of @p A.
 py::object csr_to_scipy(const CsrMatrix& A);
+
+/// A read-only 1-D numpy view of @p v kept alive by @p owner (the Python object holding v): no
+/// copy; it shows v's current values for as long as v is not resized.
+py::array readonly_view(const Eigen::VectorXd& v, const py::object& owner);
 
 }  // namespace sinew::python

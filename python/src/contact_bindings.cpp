@@ -68,13 +68,7 @@ void bind_contact(py::module_& m) {
           "W", [](const ContactProblem& p) { return csr_to_scipy(p.problem.W); },
           "The Delassus operator as a scipy.sparse.csr_matrix (a copy).")
       .def_property_readonly(
-          "q",
-          [](py::object self) {
-            const ContactProblem& p = self.cast<const ContactProblem&>();
-            py::array_t<double> a({p.problem.q.size()}, {sizeof(double)}, p.problem.q.data(), self);
-            py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-            return a;
-          },
+          "q", [](py::object self) { return readonly_view(self.cast<const ContactProblem&>().problem.q, self); },
           "The free velocity (m): a read-only view into the problem, no copy.")
       .def_property_readonly(
           "mu", [](const ContactProblem& p) { return mu_of(p.problem); }, "Friction coefficient per contact (a copy).")

@@ -45,14 +45,6 @@ const scene::LocalGlobalSimulation* local_global(const PySimulation& s) {
   return dynamic_cast<const scene::LocalGlobalSimulation*>(s.sim.get());
 }
 
-// A read-only 1-D numpy view of @p v owned by @p owner (no copy; it follows the simulation's
-// state as it steps, as long as the owner lives).
-py::array readonly_view(const Eigen::VectorXd& v, const py::object& owner) {
-  py::array_t<double> a({v.size()}, {static_cast<py::ssize_t>(sizeof(double))}, v.data(), owner);
-  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return std::move(a);
-}
-
 // (n x 3) array moved from @p xyz (3 n interleaved values): no copy.
 py::array points_array(std::vector<double> xyz) {
   auto* owned = new std::vector<double>(std::move(xyz));
@@ -302,24 +294,23 @@ void bind_scene(py::module_& m) {
           "point_fields (e.g. 'velocity', 'contact_force': n x 3) and cell_fields (copies).")
       .def(
           "positions",
-          [](py::object self) -> py::object {
-            const PySimulation& s = self.cast<const PySimulation&>();
+          [](const PySimulation& s) -> py::object {
             if (const auto* lg = local_global(s)) return points_array(lg->integrator().positions());
-            if (const auto* mb = multibody(s)) return readonly_view(mb->state().q, self);
+            if (const auto* mb = multibody(s)) return py::cast(Eigen::VectorXd(mb->state().q));
             throw Error("positions(): not available for scene '" + s.sim->name() + "'");
           },
-          "Local-global scenes: vertex positions (n x 3, a copy). Multibody scenes: the generalized positions q "
-          "(a read-only view that follows the simulation; rigid bodies x then quaternion w x y z).")
+          "The current positions, a snapshot (the step replaces the state's buffers, so a view would dangle). "
+          "Local-global scenes: vertex positions (n x 3). Multibody scenes: the generalized positions q (rigid "
+          "bodies x then quaternion w x y z).")
       .def(
           "velocities",
-          [](py::object self) -> py::object {
-            const PySimulation& s = self.cast<const PySimulation&>();
+          [](const PySimulation& s) -> py::object {
             if (const auto* lg = local_global(s)) return points_array(lg->integrator().velocities());
-            if (const auto* mb = multibody(s)) return readonly_view(mb->velocities(), self);
+            if (const auto* mb = multibody(s)) return py::cast(Eigen::VectorXd(mb->velocities()));
             throw Error("velocities(): not available for scene '" + s.sim->name() + "'");
           },
-          "Local-global scenes: vertex velocities (n x 3, a copy). Multibody scenes: every generalized velocity "
-          "(a read-only view; rigid bodies v then w).")
+          "The current velocities, a snapshot. Local-global scenes: vertex velocities (n x 3). Multibody scenes: "
+          "every generalized velocity (rigid bodies v then w).")
       .def("set_state", &set_state, py::arg("positions"), py::arg("velocities"),
            "Replaces the state at the current time. Local-global scenes: vertex positions and velocities, (n x 3) "
            "or 3 n interleaved. Multibody scenes: q and the state's velocities u (velocities() unless the scene "
@@ -327,13 +318,13 @@ void bind_scene(py::module_& m) {
            "non-finite entry or a quaternion that is not unit (the state is then unchanged).")
       .def(
           "reduced_velocities",
-          [](py::object self) -> py::object {
-            const scene::MultibodySimulation* mb = multibody(self.cast<const PySimulation&>());
+          [](const PySimulation& s) -> py::object {
+            const scene::MultibodySimulation* mb = multibody(s);
             require(mb != nullptr, "reduced_velocities(): multibody scenes only");
-            return readonly_view(mb->state().u, self);
+            return py::cast(Eigen::VectorXd(mb->state().u));
           },
           "Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or "
-          "drives, else every velocity), a read-only view.")
+          "drives, else every velocity), a snapshot.")
       .def("contact", &last_contact,
            "Multibody scenes with contact or joints: the last step's constraint problem in FCLIB's global form "
            "and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, "

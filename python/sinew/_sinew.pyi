@@ -34,11 +34,11 @@ class Simulation:
         """
     def positions(self) -> numpy.ndarray:
         """
-        Local-global scenes: vertex positions (n x 3, a copy). Multibody scenes: the generalized positions q (a read-only view that follows the simulation; rigid bodies x then quaternion w x y z).
+        The current positions, a snapshot (the step replaces the state's buffers, so a view would dangle). Local-global scenes: vertex positions (n x 3). Multibody scenes: the generalized positions q (rigid bodies x then quaternion w x y z).
         """
     def reduced_velocities(self) -> typing.Any:
         """
-        Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or drives, else every velocity), a read-only view.
+        Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or drives, else every velocity), a snapshot.
         """
     def restore(self, state: bytes) -> None:
         """
@@ -66,7 +66,7 @@ class Simulation:
         """
     def velocities(self) -> numpy.ndarray:
         """
-        Local-global scenes: vertex velocities (n x 3, a copy). Multibody scenes: every generalized velocity (a read-only view; rigid bodies v then w).
+        The current velocities, a snapshot. Local-global scenes: vertex velocities (n x 3). Multibody scenes: every generalized velocity (rigid bodies v then w).
         """
     @property
     def backend(self) -> str:

@@ -61,6 +61,11 @@ py::object csr_to_scipy(const CsrMatrix& A) {
       .attr("csr_matrix")(py::make_tuple(data, indices, indptr), py::arg("shape") = py::make_tuple(A.rows, A.cols));
 }
 
+BusyGuard::BusyGuard(std::atomic<bool>& flag, const char* what) : flag_(flag) {
+  if (flag.exchange(true))
+    throw Error(std::string(what) + ": the object is in use by another call (another thread, or a callback of a run)");
+}
+
 py::array readonly_view(const Eigen::VectorXd& v, const py::object& owner) {
   py::array_t<double> a({v.size()}, {static_cast<py::ssize_t>(sizeof(double))}, v.data(), owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;

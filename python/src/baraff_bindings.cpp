@@ -20,9 +20,10 @@ using AuxiliaryRow = std::vector<std::pair<int, Eigen::RowVectorXd>>;
 
 /// The problem and its factorization, with the workspace of its solves.
 struct PyBaraff {
-  BaraffProblem problem;       ///< bodies, constraints, auxiliary rows
-  BaraffSolver solver;         ///< the factorization of H
-  mutable BaraffWorkspace ws;  ///< scratch memory of the solves
+  BaraffProblem problem;                  ///< bodies, constraints, auxiliary rows
+  BaraffSolver solver;                    ///< the factorization of H
+  mutable BaraffWorkspace ws;             ///< scratch memory of the solves
+  mutable std::atomic<bool> busy{false};  ///< a solve is running (BusyGuard)
 
   explicit PyBaraff(BaraffProblem p) : problem(std::move(p)), solver(problem) {}
 };
@@ -70,6 +71,7 @@ void bind_baraff(py::module_& m) {
              std::optional<Eigen::VectorXd> aux_bias) {
             BaraffSolution out;
             {
+              BusyGuard guard(s.busy, "BaraffSolver.solve");
               py::gil_scoped_release release;
               if (aux_bias)
                 s.solver.solve(force, bias, *aux_bias, s.ws, out);

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <Eigen/Core>
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,22 @@ void bind_linalg(py::module_& m);
 void bind_baraff(py::module_& m);
 /// Contact problems from arrays, their solvers and FCLIB files (contact_bindings.cpp).
 void bind_contact(py::module_& m);
+
+/// Marks an object in use for the scope of a call that releases the GIL: a second call meanwhile
+/// (from another thread, or from a callback of the first) raises sinew.Error instead of racing
+/// on the object's state.
+class BusyGuard {
+ public:
+  /// Takes @p flag; @throws sinew::Error naming @p what when it is already taken.
+  BusyGuard(std::atomic<bool>& flag, const char* what);
+  /// Releases the flag.
+  ~BusyGuard() { flag_.store(false); }
+  BusyGuard(const BusyGuard&) = delete;             ///< not copyable
+  BusyGuard& operator=(const BusyGuard&) = delete;  ///< not assignable
+
+ private:
+  std::atomic<bool>& flag_;
+};
 
 /// A backend shared by the Python objects that run on it (a simulation keeps its backend alive).
 using SharedBackend = std::shared_ptr<Backend>;

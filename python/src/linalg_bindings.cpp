@@ -69,6 +69,7 @@ struct PySparseInverse {
   SharedBackend backend;                   ///< where solve() runs
   SparseInverseOperator op;                ///< S' uploaded to backend
   DeviceArray<double> b_device, x_device;  ///< (dofs) kept between solves
+  std::atomic<bool> busy{false};           ///< a solve is running (BusyGuard)
 
   PySparseInverse(const CsrMatrix& A, const SparseInverseOptions& options, SharedBackend be)
       : inverse(A, options),
@@ -87,6 +88,7 @@ struct PySparseInverse {
     const double* in = b.data();
     double* out = x.mutable_data();
     {
+      BusyGuard guard(busy, "SparseInverse.solve");
       py::gil_scoped_release release;
       backend->upload(in, n, b_device);
       op.apply(b_device, x_device);

@@ -36,6 +36,7 @@ struct PySimulation {
   scene::OutputSettings outputs;           ///< the scene file's outputs (run()'s defaults)
   std::uint64_t scene_hash = 0;            ///< Scene::text_hash
   long scene_steps = 0;                    ///< the scene file's step count (run()'s default)
+  std::atomic<bool> busy{false};           ///< a step or a run is going on (BusyGuard)
 };
 
 const scene::MultibodySimulation* multibody(const PySimulation& s) {
@@ -119,6 +120,7 @@ scene::RunResult run(PySimulation& s, const std::filesystem::path& out, std::opt
   };
   scene::RunResult result;
   {
+    BusyGuard guard(s.busy, "Simulation.run");
     py::gil_scoped_release release;
     result = scene::run_simulation(*s.sim, run, callback);
   }
@@ -203,12 +205,12 @@ void bind_scene(py::module_& m) {
       .def(
           "make",
           [](const Scene& s, const std::string& backend) {
-            PySimulation out;
-            out.backend = backend_by_name(backend.empty() ? s.file.backend : backend);
-            out.sim = s.file.make(*out.backend);
-            out.outputs = s.file.outputs;
-            out.scene_hash = s.text_hash;
-            out.scene_steps = s.file.steps;
+            auto out = std::make_unique<PySimulation>();
+            out->backend = backend_by_name(backend.empty() ? s.file.backend : backend);
+            out->sim = s.file.make(*out->backend);
+            out->outputs = s.file.outputs;
+            out->scene_hash = s.text_hash;
+            out->scene_steps = s.file.steps;
             return out;
           },
           py::arg("backend") = "",
@@ -271,6 +273,7 @@ void bind_scene(py::module_& m) {
       .def(
           "step",
           [](PySimulation& s) {
+            BusyGuard guard(s.busy, "Simulation.step");
             py::gil_scoped_release release;
             return s.sim->step();
           },

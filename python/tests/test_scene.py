@@ -193,3 +193,10 @@ def test_contact_impulses_of_the_resting_cube(source_dir):
     np.testing.assert_allclose(c["system_impulses"], H @ r, atol=1e-15)
     with pytest.raises(sinew.Error, match="not stepped by the two-stage contact step"):
         sinew.read_scene(source_dir / "scenes" / "slope.json").make().contact()
+
+
+def test_a_simulation_is_not_stepped_from_its_own_run_callback(tmp_path, source_dir):
+    sim = sinew.read_scene(source_dir / "scenes" / "drop.json").make()
+    with pytest.raises(sinew.Error, match="in use by another call"):
+        sim.run(tmp_path / "out", steps=5, progress=lambda info: sim.step())
+    sim.step()  # free again once the run has ended

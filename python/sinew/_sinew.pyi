@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_global', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_global', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -458,6 +458,10 @@ def parse_scene(text: str, name: str = 'scene.json', base_dir: os.PathLike = '.'
     """
     Reads and checks scene-file text (JSON); `name` names it in messages, `base_dir` resolves mesh files. sinew.scene_from_dict() builds the text from a dict holding numpy arrays.
     """
+def read_fclib_global(path: str) -> dict:
+    """
+    Reads the global problem of the FCLIB file `path` (M v = H r + G l + f, G^T v + b = 0, u = H^T v + w, one Coulomb cone per contact) as a dict: M, H, G (scipy.sparse), f, w, b, mu, title, description, math_info.
+    """
 def read_fclib_local(path: str) -> ContactProblem:
     """
     Reads the local problem of the FCLIB file `path`; raises sinew.Error naming the file.
@@ -473,6 +477,10 @@ def read_scene(path: os.PathLike) -> Scene:
 def solve_contact(problem: ContactProblem, solver: str = 'newton-fb', tol: float = 1e-08, max_iterations: int = 0, r0: numpy.ndarray | None = None, backend: str = '') -> tuple[numpy.ndarray, ContactReport]:
     """
     Solves `problem` with the solver named `solver` to natural-map error `tol` (relative to ||q||); max_iterations <= 0: the solver's limit for a full solve; r0 (m): warm start. Returns (r, ContactReport); r (m) is the last iterate whatever the status (moved to numpy, no copy).
+    """
+def write_fclib_global(path: str, M: scipy.sparse.spmatrix, H: scipy.sparse.spmatrix, f: numpy.ndarray, w: numpy.ndarray, mu: numpy.ndarray, G: scipy.sparse.spmatrix | None = None, b: numpy.ndarray | None = None, r: numpy.ndarray | None = None, v: numpy.ndarray | None = None, title: str = '') -> None:
+    """
+    Writes a global problem (M (n x n), H (n x m), f (n), w (m), mu (m / 3); optional equalities G (n x p), b (p)) and, when given, its solution r (m), v (n) with u = H^T v + w, to the FCLIB file `path`, atomically. Simulation.contact() gives these arrays for a step. Raises sinew.Error naming the file.
     """
 def write_fclib_local(path: str, problem: ContactProblem, r: numpy.ndarray | None = None) -> None:
     """

@@ -52,6 +52,23 @@ std::vector<std::string> state_names(const std::vector<constraints::RowState>& s
   return out;
 }
 
+// An FCLIB global problem as a dict of arrays: M, H, G (scipy.sparse), f, w, b, mu, title,
+// description, math_info.
+py::dict global_dict(constraints::FclibGlobalProblem p) {
+  py::dict d;
+  d["M"] = csr_to_scipy(p.M);
+  d["H"] = csr_to_scipy(p.H);
+  d["G"] = csr_to_scipy(p.G);
+  d["f"] = std::move(p.f);
+  d["w"] = std::move(p.w);
+  d["b"] = std::move(p.b);
+  d["mu"] = std::move(p.mu);
+  d["title"] = p.info.title;
+  d["description"] = p.info.description;
+  d["math_info"] = p.info.math_info;
+  return d;
+}
+
 }  // namespace
 
 void bind_contact(py::module_& m) {
@@ -172,6 +189,46 @@ void bind_contact(py::module_& m) {
       },
       py::arg("path"), py::arg("problem"), py::arg("r") = py::none(),
       "Writes `problem` (and the solution r with its u = W r + q, when given) to the FCLIB file `path`, atomically.");
+  m.def(
+      "read_fclib_global", [](const std::string& path) { return global_dict(constraints::read_fclib_global(path)); },
+      py::arg("path"),
+      "Reads the global problem of the FCLIB file `path` (M v = H r + G l + f, G^T v + b = 0, u = H^T v + w, one "
+      "Coulomb cone per contact) as a dict: M, H, G (scipy.sparse), f, w, b, mu, title, description, math_info.");
+  m.def(
+      "write_fclib_global",
+      [](const std::string& path, const py::handle& M, const py::handle& H, Eigen::VectorXd f, Eigen::VectorXd w,
+         Eigen::VectorXd mu, const py::object& G, std::optional<Eigen::VectorXd> b, std::optional<Eigen::VectorXd> r,
+         std::optional<Eigen::VectorXd> v, const std::string& title) {
+        constraints::FclibGlobalProblem p;
+        p.M = csr_from_scipy(M, "write_fclib_global: M");
+        p.H = csr_from_scipy(H, "write_fclib_global: H");
+        if (!G.is_none())
+          p.G = csr_from_scipy(G, "write_fclib_global: G");
+        else {
+          p.G.rows = p.M.rows;
+          p.G.row_ptr.assign(static_cast<std::size_t>(p.M.rows) + 1, 0);
+        }
+        p.f = std::move(f);
+        p.w = std::move(w);
+        if (b) p.b = std::move(*b);
+        p.mu = std::move(mu);
+        p.info.title = title;
+        if (!r && !v) return constraints::write_fclib_global(path, p);
+        require(r && v, "write_fclib_global: give both r and v for a solution, or neither");
+        constraints::FclibSolution s;
+        s.r = std::move(*r);
+        s.v = std::move(*v);
+        require(s.v.size() == p.H.rows && s.r.size() == p.H.cols,
+                "write_fclib_global: v must have M's rows and r H's columns");
+        s.u = p.w;
+        s.u += to_eigen(p.H).transpose() * s.v;
+        constraints::write_fclib_global(path, p, &s);
+      },
+      py::arg("path"), py::arg("M"), py::arg("H"), py::arg("f"), py::arg("w"), py::arg("mu"), py::arg("G") = py::none(),
+      py::arg("b") = py::none(), py::arg("r") = py::none(), py::arg("v") = py::none(), py::arg("title") = "",
+      "Writes a global problem (M (n x n), H (n x m), f (n), w (m), mu (m / 3); optional equalities G (n x p), "
+      "b (p)) and, when given, its solution r (m), v (n) with u = H^T v + w, to the FCLIB file `path`, "
+      "atomically. Simulation.contact() gives these arrays for a step. Raises sinew.Error naming the file.");
 }
 
 }  // namespace sinew::python

@@ -107,3 +107,26 @@ def test_real_fclib_problem(source_dir):
     assert report.converged, report.message
     W, q, mu = problem.W, np.array(problem.q), problem.mu
     assert natural_map_norm(W, q, mu, r) <= 1e-7 * np.linalg.norm(q)
+
+
+@pytest.mark.skipif(not sinew.fclib_supported(), reason="built without FCLIB")
+def test_a_steps_contact_problem_to_fclib_global_and_back(tmp_path, source_dir):
+    sim = sinew.read_scene(source_dir / "scenes" / "drop.json").make()
+    for _ in range(300):
+        sim.step()
+    c = sim.contact()
+    path = str(tmp_path / "step.hdf5")
+    sinew.write_fclib_global(path, c["M"], c["H"], c["f"], c["w"], np.array(c["mu"]), r=c["r"], v=c["v"],
+                             title="dropped cube, step 300")
+    back = sinew.read_fclib_global(path)
+    assert back["title"] == "dropped cube, step 300"
+    assert (back["M"] != c["M"]).nnz == 0 and (back["H"] != c["H"]).nnz == 0
+    assert back["G"].shape[1] == 0 and back["b"].size == 0
+    np.testing.assert_array_equal(back["f"], c["f"])
+    np.testing.assert_array_equal(back["w"], c["w"])
+    np.testing.assert_array_equal(back["mu"], c["mu"])
+    solution = sinew.read_fclib_solution(path)
+    np.testing.assert_array_equal(solution["r"], c["r"])
+    np.testing.assert_array_equal(solution["v"], c["v"])
+    with pytest.raises(sinew.Error, match="both r and v"):
+        sinew.write_fclib_global(path, c["M"], c["H"], c["f"], c["w"], np.array(c["mu"]), r=c["r"])

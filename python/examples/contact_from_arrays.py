@@ -54,7 +54,9 @@ def main():
     print(f"total impulse: normal {normal:.6f} N s, downhill {tangent:.6f} N s "
           f"(ratio {abs(tangent) / normal:.4f}; sticks when tan 20 deg = {np.tan(np.radians(20)):.4f} <= mu)")
     assert sinew.natural_map_error(problem, r) < 1e-10
-    if args.fclib:
+    if args.fclib and not sinew.fclib_supported():
+        print("this build has no FCLIB support: no file written")
+    elif args.fclib:
         problem.title = "box on a 20-degree slope"
         sinew.write_fclib_local(args.fclib, problem, r)
         print(f"wrote {args.fclib}")

@@ -10,7 +10,10 @@ jobs="${SINEW_JOBS:-2}"
 bash scripts/setup.sh
 
 echo "== build (Release, warnings as errors)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_UNITY_TESTS=ON -DSINEW_UNITY_LIBS=ON -DBUILD_SHARED_LIBS=ON
+# Debian's python3 (numpy, scipy, pytest from apt) builds and tests the Python module: ctest runs
+# python/tests with pytest (python_pytest), against the module in build/python.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_UNITY_TESTS=ON -DSINEW_UNITY_LIBS=ON -DBUILD_SHARED_LIBS=ON \
+  -DPython3_EXECUTABLE=/usr/bin/python3 -DSINEW_PYTHON_TESTS=ON
 cmake --build build -j "$jobs"
 echo "== ctest"
 ctest --test-dir build --output-on-failure -j "$jobs"

@@ -282,6 +282,11 @@ std::vector<Obstacle> LocalGlobalSimulation::obstacles() const {
 
 void LocalGlobalSimulation::save(std::ostream& out) const { impl_->lg->save(out); }
 
+void LocalGlobalSimulation::set_state(const std::vector<double>& positions, const std::vector<double>& velocities) {
+  impl_->lg->set_state(positions, velocities);
+  impl_->report = LocalGlobalReport{};
+}
+
 void LocalGlobalSimulation::restore(std::istream& in) {
   impl_->lg->restore(in);
   impl_->report = LocalGlobalReport{};

@@ -174,6 +174,28 @@ void MultibodySimulation::update_velocities() {
     velocities_ = x.u;
 }
 
+void MultibodySimulation::set_state(const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  const model::MechanicalSystem& sys = *scene_.scene.system;
+  const auto check = [](const Eigen::VectorXd& v, Index n, const char* name) {
+    require(v.size() == n, [&] {
+      return std::string("MultibodySimulation::set_state: ") + name + " has " + std::to_string(v.size()) +
+             " entries, expected " + std::to_string(n);
+    });
+    require(v.allFinite(), [&] { return std::string("MultibodySimulation::set_state: ") + name + " is not finite"; });
+  };
+  check(q, sys.num_positions(), "q");
+  check(u, dynamics().num_velocities(), "u");
+  const double t = scene_.scene.state.t;
+  Eigen::VectorXd full = u;
+  if (scene_.reduced) scene_.reduced->full_velocities(t, q, u, full);
+  model::SystemState checked;
+  sys.evaluate_state(t, q, full, checked);  // sizes and unit quaternions, naming the body
+  scene_.scene.state.q = q;
+  scene_.scene.state.u = u;
+  contact_force_.resize(0);
+  update_velocities();
+}
+
 void MultibodySimulation::init_rests() {
   for (const FemBodyView& b : scene_.fem_bodies) {
     rests_.emplace_back();

@@ -187,10 +187,9 @@ Mat3 read_rotation(JsonObject& obj, const std::string& key) {
 
 namespace {
 
-// A triangle mesh written in the file: "vertices" [[x, y, z], ...] and "triangles" [[i, j, k],
-// ...] (0-based vertex indices).
-TriangleMesh read_inline_triangles(JsonObject& m) {
-  TriangleMesh mesh;
+// The "vertices" [[x, y, z], ...] of a mesh written in the file.
+std::vector<Vec3> read_inline_vertices(JsonObject& m) {
+  std::vector<Vec3> out;
   const nlohmann::json& v = m.value("vertices");
   if (!v.is_array() || v.empty()) m.fail("vertices", "expected a non-empty array of points [x, y, z]");
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -199,22 +198,32 @@ TriangleMesh read_inline_triangles(JsonObject& m) {
                       return x.is_number() && std::isfinite(x.get<double>());
                     });
     if (!ok) m.fail("vertices", "entry " + std::to_string(i) + ": expected a point [x, y, z] of 3 finite numbers");
-    mesh.vertices.push_back(Vec3{{p[0].get<double>(), p[1].get<double>(), p[2].get<double>()}});
+    out.push_back(Vec3{{p[0].get<double>(), p[1].get<double>(), p[2].get<double>()}});
   }
-  const nlohmann::json& t = m.value("triangles");
-  if (!t.is_array() || t.empty()) m.fail("triangles", "expected a non-empty array of vertex triples [i, j, k]");
-  const Index n = static_cast<Index>(mesh.vertices.size());
+  return out;
+}
+
+// The elements at @p key of a mesh written in the file: arrays of N 0-based vertex indices in
+// [0, n) ("triangles": N = 3, "tets": N = 4).
+template <std::size_t N>
+std::vector<std::array<Index, N>> read_inline_cells(JsonObject& m, const std::string& key, Index n) {
+  static const std::string kind = N == 3 ? "triples [i, j, k]" : "quadruples [i, j, k, l]";
+  std::vector<std::array<Index, N>> out;
+  const nlohmann::json& t = m.value(key);
+  if (!t.is_array() || t.empty()) m.fail(key, "expected a non-empty array of vertex " + kind);
   for (std::size_t i = 0; i < t.size(); ++i) {
     const nlohmann::json& f = t[i];
-    const bool ok = f.is_array() && f.size() == 3 && std::all_of(f.begin(), f.end(), [&](const nlohmann::json& x) {
+    const bool ok = f.is_array() && f.size() == N && std::all_of(f.begin(), f.end(), [&](const nlohmann::json& x) {
                       return x.is_number_integer() && x.get<long long>() >= 0 && x.get<long long>() < n;
                     });
     if (!ok)
-      m.fail("triangles",
-             "entry " + std::to_string(i) + ": expected 3 vertex indices in [0, " + std::to_string(n) + ")");
-    mesh.triangles.push_back({f[0].get<Index>(), f[1].get<Index>(), f[2].get<Index>()});
+      m.fail(key, "entry " + std::to_string(i) + ": expected " + std::to_string(N) + " vertex indices in [0, " +
+                      std::to_string(n) + ")");
+    std::array<Index, N> cell;
+    for (std::size_t k = 0; k < N; ++k) cell[k] = f[k].get<Index>();
+    out.push_back(cell);
   }
-  return mesh;
+  return out;
 }
 
 }  // namespace
@@ -253,12 +262,24 @@ MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::
     out.membrane = true;
   } else if (m.has("file")) {
     out = read_file_mesh(m, base_dir, allow_solid, allow_membrane);
-  } else if (m.has("vertices") || m.has("triangles")) {
-    if (!allow_membrane) m.fail("vertices", "expected a solid mesh (\"box\", \"ball\" or a .msh/.node \"file\")");
-    out.triangles = read_inline_triangles(m);
-    out.membrane = true;
+  } else if (m.has("vertices") || m.has("triangles") || m.has("tets")) {
+    if (m.has("tets") && m.has("triangles")) m.fail("tets", "expected \"tets\" or \"triangles\", not both");
+    if (m.has("tets")) {
+      if (!allow_solid)
+        m.fail("tets", "expected a membrane mesh (\"rectangle\", \"triangles\" or an .obj \"file\") here");
+      out.tets.vertices = read_inline_vertices(m);
+      out.tets.tets = read_inline_cells<4>(m, "tets", static_cast<Index>(out.tets.vertices.size()));
+    } else {
+      if (!allow_membrane)
+        m.fail("vertices", "expected a solid mesh (\"box\", \"ball\", \"tets\" or a .msh/.node \"file\")");
+      out.triangles.vertices = read_inline_vertices(m);
+      out.triangles.triangles = read_inline_cells<3>(m, "triangles", static_cast<Index>(out.triangles.vertices.size()));
+      out.membrane = true;
+    }
   } else {
-    m.fail("", "expected one of \"box\", \"ball\", \"rectangle\", \"file\" or \"vertices\" and \"triangles\"");
+    m.fail(
+        "",
+        "expected one of \"box\", \"ball\", \"rectangle\", \"file\", or \"vertices\" with \"triangles\" or \"tets\"");
   }
   m.finish();
   if (out.membrane) {

@@ -41,7 +41,8 @@ struct MeshSource {
 /// {"ball": {"centre", "radius", "n"}}, {"rectangle": {"min": [x, y], "max": [x, y], "z",
 /// "cells": [nx, ny]}} (a membrane), {"file": PATH, "scale", "translate"} (PATH relative to
 /// @p base_dir; .msh Gmsh, .node TetGen, .obj a membrane) or {"vertices": [[x, y, z], ...],
-/// "triangles": [[i, j, k], ...]} (a membrane written in the file, 0-based indices). Checks every vertex is finite and
+/// "triangles": [[i, j, k], ...]} (a membrane written in the file, 0-based indices) or
+/// {"vertices": [...], "tets": [[i, j, k, l], ...]} (a solid written in the file). Checks every vertex is finite and
 /// every tet positively oriented (det[x1-x0, x2-x0, x3-x0] > 1e-14 |Dm|^3), naming @p key and the
 /// element. @p allow_membrane / @p allow_solid: which kinds the caller accepts.
 MeshSource read_mesh_source(JsonObject& obj, const std::string& key, const std::filesystem::path& base_dir,

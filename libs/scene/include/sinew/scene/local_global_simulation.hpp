@@ -76,6 +76,10 @@ class LocalGlobalSimulation : public Simulation {
   /// Leaves obstacle @p k out of obstacles(), e.g. a stand-in that follows a body drawn
   /// already. @throws sinew::Error when k is out of range.
   void hide_obstacle(std::size_t k);
+  /// Replaces positions and velocities, (3 n_vertices) interleaved each (the contact warm start
+  /// is kept). @throws sinew::Error on a size mismatch or a non-finite entry; the state is then
+  /// unchanged.
+  void set_state(const std::vector<double>& positions, const std::vector<double>& velocities);
   /// The integrator (read-only: e.g. positions, masses, obstacles).
   const integrators::LocalGlobalIntegrator& integrator() const;
   /// The last step's report (default-constructed before the first step).

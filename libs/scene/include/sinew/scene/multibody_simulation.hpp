@@ -114,6 +114,14 @@ class MultibodySimulation final : public Simulation {
   const integrators::State& state() const { return scene_.scene.state; }
   /// Every velocity of the system at the current state (u itself, or T u + s when reduced).
   const Eigen::VectorXd& velocities() const { return velocities_; }
+  /// Replaces the state's positions @p q (num_positions) and velocities @p u (the reduced ones
+  /// when the scene has a ReducedSystem) at the current time; the contact warm start is kept.
+  /// @throws sinew::Error on a size mismatch, a non-finite entry or a body quaternion whose norm
+  ///         is off by more than 1e-6 (naming the body); the state is then unchanged.
+  void set_state(const Eigen::VectorXd& q, const Eigen::VectorXd& u);
+  /// The two-stage contact step (its last global problem and impulses); null when an Integrator
+  /// steps the scene.
+  const integrators::ContactStep* contact_step() const { return contact_step_.get(); }
 
  private:
   void init_rests();

@@ -142,5 +142,16 @@ TEST(CsrMatrix, FromTripletsGivesEigensSums) {
   }
 }
 
+// csr_diagonal reads the stored diagonal and gives 0 where none is stored, into reused storage.
+TEST(CsrMatrix, DiagonalIsTheDenseDiagonal) {
+  Eigen::VectorXd d = Eigen::VectorXd::Constant(3, 7.0);  // stale contents must not survive
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const CsrMatrix A = test::random_csr(25, 25, 0.15, seed);  // some diagonal entries missing
+    csr_diagonal(A, d);
+    const Eigen::VectorXd expected = Eigen::MatrixXd(to_eigen(A)).diagonal();
+    EXPECT_TRUE(d == expected) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace sinew::linalg_csr_matrix_test

@@ -52,10 +52,9 @@ SolverReport IndicatorNewtonSolver::do_solve(const DelassusProblem& p, Eigen::Ve
 
   // diag(W); eq. (28)'s preconditioner rho (FCLIB scaling, as NewtonSolver) is derived from it by
   // IndicatorNewtonStep::prepare: W_jj for normal and unilateral rows, the tangent mean for friction rows.
-  std::vector<double> diag_w(n, 0.0);
-  for (Index i = 0; i < m; ++i)
-    for (Index k = p.W.row_ptr[i]; k < p.W.row_ptr[i + 1]; ++k)
-      if (p.W.col_idx[k] == i) diag_w[i] += p.W.values[k];
+  Eigen::VectorXd diagonal;
+  csr_diagonal(p.W, diagonal);
+  const std::vector<double> diag_w(diagonal.data(), diagonal.data() + m);
   for (Index i = 0; i < m; ++i) {
     if (!(diag_w[i] > 0.0)) {
       report.status = SolverStatus::kFailed;

@@ -465,12 +465,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   if (!work_) work_ = std::make_unique<Workspace>();
   Workspace& ws = *work_;
   const EigenCsrView W = as_eigen(p.W);  // solve() validated p: a view, not a copy
-  ws.diagW.setZero(m);
-  for (Index i = 0; i < m; ++i) {
-    const auto first = p.W.col_idx.begin() + p.W.row_ptr[i], last = p.W.col_idx.begin() + p.W.row_ptr[i + 1];
-    const auto at = std::lower_bound(first, last, i);
-    if (at != last && *at == i) ws.diagW[i] = p.W.values[static_cast<std::size_t>(at - p.W.col_idx.begin())];
-  }
+  csr_diagonal(p.W, ws.diagW);
   // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).
   indicator_preconditioner(ws.diagW, p.blocks, ws.rho);
   const Eigen::VectorXd& rho = ws.rho;

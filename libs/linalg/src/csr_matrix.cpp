@@ -52,6 +52,15 @@ EigenCsr to_eigen(const CsrMatrix& A) {
   return E;
 }
 
+void csr_diagonal(const CsrMatrix& A, Eigen::VectorXd& d) {
+  d.setZero(A.rows);
+  for (Index i = 0; i < A.rows; ++i) {
+    const auto first = A.col_idx.begin() + A.row_ptr[i], last = A.col_idx.begin() + A.row_ptr[i + 1];
+    const auto at = std::lower_bound(first, last, i);
+    if (at != last && *at == i) d[i] = A.values[static_cast<std::size_t>(at - A.col_idx.begin())];
+  }
+}
+
 void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
                        bool transposed, CsrMatrix& out) {
   out.rows = rows;

@@ -58,6 +58,10 @@ void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplet
 /// Copies @p A to Eigen's row-major sparse format.
 EigenCsr to_eigen(const CsrMatrix& A);
 
+/// The diagonal of square @p A (columns sorted) into @p d, whose storage is reused: 0 where no
+/// diagonal entry is stored.
+void csr_diagonal(const CsrMatrix& A, Eigen::VectorXd& d);
+
 /// A read-only Eigen view of a CsrMatrix's arrays: Eigen's sparse products without a copy.
 using EigenCsrView = Eigen::Map<const EigenCsr>;
 /// Views valid @p A (unchecked: validate it first) as Eigen's row-major sparse matrix, without

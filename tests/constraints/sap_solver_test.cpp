@@ -9,6 +9,7 @@
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
+#include "sinew/linalg/block_diagonal_solver.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "test_problems.hpp"
 
@@ -123,6 +124,77 @@ TEST(Sap, RandomProblemsReachTheConvexOptimum) {
   }
 }
 
+// The same answer whether the Newton matrix is factored dense or sparse: the two paths differ
+// by round-off only.
+TEST(Sap, DenseAndSparseNewtonMatricesGiveTheSameAnswer) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const GlobalProblem g = testing::random_global(seed, testing::mixed_blocks(seed, 4), 22);
+    SapOptions dense_options, sparse_options;
+    dense_options.dense_max_velocities = 22;
+    sparse_options.dense_max_velocities = 21;
+    GlobalSolution dense, sparse;
+    const SolverReport a = SapSolver(dense_options).solve(g, dense);
+    const SolverReport b = SapSolver(sparse_options).solve(g, sparse);
+    ASSERT_TRUE(a.converged() && b.converged()) << a.message << " / " << b.message;
+    EXPECT_LT((dense.r - sparse.r).norm(), 1e-9 * (1.0 + dense.r.norm())) << "seed " << seed;
+    EXPECT_LT((dense.v - sparse.v).norm(), 1e-9 * (1.0 + dense.v.norm())) << "seed " << seed;
+  }
+}
+
+// A solver kept between solves (its workspace, the sparse pattern map and analysis) gives the
+// bits of a fresh one: on new values with the same pattern, then on a new pattern, then back.
+TEST(Sap, AKeptSolverGivesTheBitsOfAFreshOne) {
+  for (const Index dense_max : {Index{0}, Index{100}}) {
+    SapOptions o;
+    o.dense_max_velocities = dense_max;
+    SapSolver kept(o);
+    const GlobalProblem problems[] = {testing::random_global(1, testing::mixed_blocks(1, 4), 22),
+                                      testing::random_global(2, testing::mixed_blocks(1, 4), 22),
+                                      testing::random_global(3, testing::mixed_blocks(3, 6), 30),
+                                      testing::random_global(4, testing::mixed_blocks(1, 4), 22)};
+    for (const GlobalProblem& g : problems) {
+      GlobalSolution a, b;
+      const SolverReport ra = kept.solve(g, a);
+      const SolverReport rb = SapSolver(o).solve(g, b);
+      ASSERT_TRUE(ra.converged()) << ra.message;
+      EXPECT_EQ(ra.iterations, rb.iterations);
+      EXPECT_EQ(ra.error, rb.error);
+      EXPECT_TRUE(a.r == b.r && a.v == b.v) << "dense_max_velocities " << dense_max;
+    }
+  }
+}
+
+// With M factored by the caller (an integrator's factor, here block by block) the answer is
+// the one SAP finds with its own factor, up to round-off, and a factor of the wrong size is
+// refused.
+TEST(Sap, AGivenMassFactorGivesItsOwnAnswer) {
+  // Two particles on the plane, each with its own contact: M is block diagonal.
+  GlobalProblem g;
+  Eigen::Matrix<double, 6, 6> M = Eigen::Vector<double, 6>(2, 2, 2, 3, 3, 3).asDiagonal();
+  M(0, 1) = M(1, 0) = 0.5;  // particle 0's mass couples x and y: a 3x3 block
+  g.M = from_eigen(EigenCsr(M.sparseView()));
+  Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
+  H(2, 0) = H(0, 1) = H(1, 2) = 1.0;  // particle 0: rows (z, x, y)
+  H(5, 3) = H(3, 4) = H(4, 5) = 1.0;  // particle 1
+  g.H = dense_to_csr(H);
+  g.f = Eigen::Vector<double, 6>(1.0, 0.0, -4.0, 6.0, 1.0, -3.0);
+  g.w = Eigen::VectorXd::Zero(6);
+  g.blocks = {{BlockKind::kContact, 0.5}, {BlockKind::kContact, 0.3}};
+  BlockDiagonalSolver blocks(3);
+  blocks.compute(g.M);
+  SapSolver sap;
+  GlobalSolution own, given;
+  const SolverReport a = sap.solve(g, own);
+  const SolverReport b = sap.solve(g, blocks, given);
+  ASSERT_TRUE(a.converged() && b.converged()) << a.message << " / " << b.message;
+  EXPECT_LT((own.r - given.r).norm(), 1e-12 * own.r.norm());
+  EXPECT_EQ(b.states[0], RowState::kStick);  // mu r_n > |r_T|: particle 0 sticks
+  EXPECT_EQ(b.states[1], RowState::kSlip);   // particle 1 slides
+  EigenLdltSolver small;
+  small.compute(dense_to_csr(Eigen::Matrix3d::Identity()));
+  EXPECT_THROW(sap.solve(g, small, given), Error);
+}
+
 TEST(Sap, IterationLimitAndBadInput) {
   const GlobalProblem g = testing::random_global(3, testing::mixed_blocks(3, 4), 22);
   SapOptions o;
@@ -135,6 +207,7 @@ TEST(Sap, IterationLimitAndBadInput) {
   box.blocks[0].kind = BlockKind::kContactBoxFriction;
   EXPECT_THROW(SapSolver().solve(box, s), Error);
   EXPECT_THROW(SapSolver(SapOptions{{1e-10, 10}, 0.0, 1e-3, 1.5}), Error);
+  EXPECT_THROW(SapSolver(SapOptions{{1e-10, 10}, 0.025, 1e-3, 1.5, -1}), Error);
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 
 #include "contact_scenes.hpp"
 #include "expect_error.hpp"
+#include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
 #include "sinew/integrators/theta_method.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
 
 namespace sinew::physics_contact_step_test {
 namespace {
@@ -88,6 +90,25 @@ TEST(ContactStep, AContactSolveFarFromASolutionFailsTheStepAndKeepsTheState) {
   EXPECT_EQ(s.state.q, before.q);
   EXPECT_EQ(s.state.u, before.u);
   EXPECT_EQ(s.state.t, before.t);
+}
+
+// SAP's step never forms W: the natural-map error it reports (from M's factor) is the one of the
+// local form built from the step's problem, and v is M^-1 (H r + f).
+TEST(ContactStep, SapReportsTheNaturalMapErrorOfTheLocalForm) {
+  contact_test::ContactScene s = contact_test::stack_scene();
+  integrators::ContactStep stepper(nullptr);
+  for (int k = 0; k < 30; ++k) {
+    const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
+    ASSERT_TRUE(r.ok()) << r.message;
+    ASSERT_GT(r.rows, 0);
+    EigenLdltSolver mass;
+    const constraints::DelassusProblem local = constraints::to_delassus(stepper.last_problem(), mass);
+    const double expected = constraints::natural_map_error(local, stepper.last_impulses()).relative;
+    EXPECT_NEAR(r.natural_map_error, expected, 1e-9 * expected) << "step " << k;
+    EXPECT_GT(r.natural_map_error, 0.0) << "SAP's convex model is not Signorini-Coulomb";
+    const Eigen::VectorXd v = constraints::global_velocity(stepper.last_problem(), mass, stepper.last_impulses());
+    EXPECT_LT((v - stepper.last_velocities()).norm(), 1e-10 * (1.0 + v.norm())) << "step " << k;
+  }
 }
 
 TEST(ContactStep, ChecksItsInput) {

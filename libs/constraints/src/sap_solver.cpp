@@ -1,27 +1,26 @@
 #include "sinew/constraints/sap_solver.hpp"
 
-#include <Eigen/SparseCholesky>
+#include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "sinew/constraints/natural_map.hpp"
-#include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/linalg/eigen_ldlt_solver.hpp"
 
 namespace sinew::constraints {
 
 namespace {
 
-using ColSparse = Eigen::SparseMatrix<double>;
-
-// Per-block impulse gamma = P_R(-R^-1 u), cost 1/2 ||gamma||_R^2 and G = dP_R/dy R^-1 (3x3 or 1x1
-// in the top-left corner).
+// Per-block G = dP_R/dy R^-1 (3x3 or 1x1 in the top-left corner) and the branch of P_R.
 struct BlockEval {
   Eigen::Matrix3d G = Eigen::Matrix3d::Zero();
   RowState state = RowState::kOpen;
 };
 
+// Per-block impulse gamma = P_R(-R^-1 u) and the cost sum 1/2 ||gamma||_R^2; with @p evals, G
+// and the branch of each block too.
 double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<Index>& offsets, const Eigen::VectorXd& R,
                 const Eigen::VectorXd& u, Eigen::VectorXd& gamma, std::vector<BlockEval>* evals) {
   double cost = 0.0;
@@ -46,148 +45,388 @@ double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<In
       const double s[3] = {sn, st, st};
       for (int k = 0; k < 3; ++k) gamma[i + k] = p[k] / s[k];
       cost += 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-      const double xt = std::hypot(yt[1], yt[2]);
-      Eigen::Matrix3d dP = Eigen::Matrix3d::Zero();
-      if (xt <= mu * yt[0]) {
-        dP.setIdentity();
-        ev.state = RowState::kStick;
-      } else if (mu * xt <= -yt[0] || xt == 0.0) {
-        ev.state = RowState::kOpen;
-      } else {
-        ev.state = RowState::kSlip;
-        const Eigen::Vector2d t(yt[1] / xt, yt[2] / xt);
-        const double c = 1.0 / (1.0 + mu * mu), pn = (yt[0] + mu * xt) * c;
-        dP(0, 0) = c;
-        dP.block<1, 2>(0, 1) = mu * c * t.transpose();
-        dP.block<2, 1>(1, 0) = mu * c * t;
-        dP.block<2, 2>(1, 1) =
-            mu * mu * c * t * t.transpose() + (mu * pn / xt) * (Eigen::Matrix2d::Identity() - t * t.transpose());
+      if (evals) {
+        const double xt = std::hypot(yt[1], yt[2]);
+        Eigen::Matrix3d dP = Eigen::Matrix3d::Zero();
+        if (xt <= mu * yt[0]) {
+          dP.setIdentity();
+          ev.state = RowState::kStick;
+        } else if (mu * xt <= -yt[0] || xt == 0.0) {
+          ev.state = RowState::kOpen;
+        } else {
+          ev.state = RowState::kSlip;
+          const Eigen::Vector2d t(yt[1] / xt, yt[2] / xt);
+          const double c = 1.0 / (1.0 + mu * mu), pn = (yt[0] + mu * xt) * c;
+          dP(0, 0) = c;
+          dP.block<1, 2>(0, 1) = mu * c * t.transpose();
+          dP.block<2, 1>(1, 0) = mu * c * t;
+          dP.block<2, 2>(1, 1) =
+              mu * mu * c * t * t.transpose() + (mu * pn / xt) * (Eigen::Matrix2d::Identity() - t * t.transpose());
+        }
+        for (int r = 0; r < 3; ++r)
+          for (int k = 0; k < 3; ++k) ev.G(r, k) = dP(r, k) / (s[r] * s[k]);
       }
-      for (int r = 0; r < 3; ++r)
-        for (int k = 0; k < 3; ++k) ev.G(r, k) = dP(r, k) / (s[r] * s[k]);
     }
     if (evals) (*evals)[b] = ev;
   }
   return cost;
 }
 
+// y = A x into y's storage (sized by the caller's first use, then reused).
+void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  y.resize(A.rows);
+  for (Index i = 0; i < A.rows; ++i) {
+    double sum = 0.0;
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) sum += A.values[k] * x[A.col_idx[k]];
+    y[i] = sum;
+  }
+}
+
+// out = A^T by a counting sort (columns of each row of out increasing), storage reused.
+void transpose_into(const CsrMatrix& A, CsrMatrix& out) {
+  out.rows = A.cols;
+  out.cols = A.rows;
+  out.row_ptr.assign(A.cols + 1, 0);
+  for (Index k = 0; k < A.nnz(); ++k) ++out.row_ptr[A.col_idx[k] + 1];
+  for (Index i = 0; i < A.cols; ++i) out.row_ptr[i + 1] += out.row_ptr[i];
+  out.col_idx.resize(A.nnz());
+  out.values.resize(A.nnz());
+  for (Index i = 0; i < A.rows; ++i)
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      const Index at = out.row_ptr[A.col_idx[k]]++;
+      out.col_idx[at] = i;
+      out.values[at] = A.values[k];
+    }
+  for (Index i = A.cols; i > 0; --i) out.row_ptr[i] = out.row_ptr[i - 1];
+  out.row_ptr[0] = 0;
+}
+
 }  // namespace
 
-SapSolver::SapSolver(const SapOptions& options) : options_(options) {
+// What a solve keeps for the next: the Jacobian J = H^T gathered block by block, the Newton
+// matrix (dense, or sparse with its analysis) and every vector, so that an integrator calling
+// solve() each step on a problem of the same structure allocates nothing here but the report.
+struct SapSolver::Workspace {
+  EigenLdltSolver own_mass;  // M's factor for the overload without one
+  CsrMatrix J;               // (m x n) H^T
+  std::vector<Index> offsets;
+  // Block b touches the velocities cols[col_start[b] .. col_start[b + 1]) (the union of its
+  // rows' columns, increasing); its rows there are jb[jb_start[b] ..] (s x k, row-major).
+  std::vector<Index> col_start, cols, jb_start;
+  std::vector<double> jb;
+  std::vector<Index> mark;  // per velocity: the last block that listed it
+  std::vector<BlockEval> evals;
+  Eigen::VectorXd Mdiag, D, v_star, v, gamma, u, grad, dv, du, gamma_a, u_a, momentum, impulse, Mv, mass_rhs, u_r;
+  DelassusProblem original;  // q and blocks of the original problem: the natural-map error
+  // The Newton matrix M + J^T G J: dense (lower triangle) or sparse.
+  Eigen::MatrixXd dense;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  std::vector<Eigen::Triplet<double, Index>> triplets;
+  CsrMatrix sparse;
+  EigenLdltSolver sparse_solver;
+  bool analysed = false;  // sparse_solver holds the analysis of sparse's pattern
+  // map_sparse_pattern(): the positions and the patterns they were computed for.
+  std::vector<Index> m_pos, block_pos;
+  bool mapped = false;
+  std::vector<Index> mapped_M_row_ptr, mapped_M_col_idx, mapped_J_row_ptr, mapped_J_col_idx;
+  std::vector<BlockKind> mapped_kinds;
+
+  // J and the per-block gathers of @p p (validated).
+  void gather(const GlobalProblem& p) {
+    transpose_into(p.H, J);
+    const Index n = p.velocities();
+    block_offsets_into(p.blocks);
+    col_start.assign(1, 0);
+    jb_start.assign(1, 0);
+    cols.clear();
+    jb.clear();
+    mark.assign(n, -1);
+    for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+      const Index i = offsets[b], s = block_size(p.blocks[b].kind);
+      const Index first = static_cast<Index>(cols.size());
+      for (Index r = i; r < i + s; ++r)
+        for (Index k = J.row_ptr[r]; k < J.row_ptr[r + 1]; ++k)
+          if (mark[J.col_idx[k]] != static_cast<Index>(b)) {
+            mark[J.col_idx[k]] = static_cast<Index>(b);
+            cols.push_back(J.col_idx[k]);
+          }
+      std::sort(cols.begin() + first, cols.end());
+      const Index k_b = static_cast<Index>(cols.size()) - first;
+      col_start.push_back(static_cast<Index>(cols.size()));
+      const Index at = static_cast<Index>(jb.size());
+      jb.resize(at + s * k_b, 0.0);
+      for (Index r = 0; r < s; ++r) {
+        Index c = first;  // J's row and the block's columns are both increasing
+        for (Index k = J.row_ptr[i + r]; k < J.row_ptr[i + r + 1]; ++k) {
+          while (cols[c] != J.col_idx[k]) ++c;
+          jb[at + r * k_b + (c - first)] = J.values[k];
+        }
+      }
+      jb_start.push_back(static_cast<Index>(jb.size()));
+    }
+  }
+
+  void block_offsets_into(const std::vector<ConstraintBlock>& blocks) {
+    offsets.resize(blocks.size());
+    Index i = 0;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      offsets[b] = i;
+      i += block_size(blocks[b].kind);
+    }
+  }
+
+  // Adds J_b^T G_b J_b of every block through @p add(row, col, value): the pairs with
+  // col <= row when @p lower (the block's columns are increasing), else all of them.
+  template <class Add>
+  void add_contact_terms(const std::vector<ConstraintBlock>& blocks, bool lower, Add&& add) {
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      const Index s = block_size(blocks[b].kind), first = col_start[b], k_b = col_start[b + 1] - first;
+      const double* j = jb.data() + jb_start[b];
+      const Eigen::Matrix3d& G = evals[b].G;
+      if (static_cast<Index>(gj.size()) < s * k_b) gj.resize(s * k_b);
+      for (Index r = 0; r < s; ++r)
+        for (Index c = 0; c < k_b; ++c) {
+          double sum = 0.0;
+          for (Index t = 0; t < s; ++t) sum += G(r, t) * j[t * k_b + c];
+          gj[r * k_b + c] = sum;
+        }
+      for (Index a = 0; a < k_b; ++a)
+        for (Index c = 0; c < (lower ? a + 1 : k_b); ++c) {
+          double sum = 0.0;
+          for (Index r = 0; r < s; ++r) sum += j[r * k_b + a] * gj[r * k_b + c];
+          add(cols[first + a], cols[first + c], sum);
+        }
+    }
+  }
+  std::vector<double> gj;  // G_b J_b of the block being added
+
+  // The sparse Newton matrix's pattern (M's and every block's k x k columns) and where M's
+  // entries and the blocks' terms land in its values; rebuilt only when M's or J's pattern or
+  // the blocks change (a resting contact set keeps it from step to step).
+  void map_sparse_pattern(const GlobalProblem& p) {
+    const CsrMatrix& M = p.M;
+    if (mapped && M.row_ptr == mapped_M_row_ptr && M.col_idx == mapped_M_col_idx && J.row_ptr == mapped_J_row_ptr &&
+        J.col_idx == mapped_J_col_idx && same_blocks(p.blocks))
+      return;
+    triplets.clear();
+    for (Index i = 0; i < M.rows; ++i)
+      for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) triplets.emplace_back(i, M.col_idx[k], 0.0);
+    for (std::size_t b = 0; b < p.blocks.size(); ++b)
+      for (Index a = col_start[b]; a < col_start[b + 1]; ++a)
+        for (Index c = col_start[b]; c < col_start[b + 1]; ++c) triplets.emplace_back(cols[a], cols[c], 0.0);
+    csr_from_triplets(triplets, M.rows, M.cols, /*transposed=*/false, sparse);
+    const auto position = [&](Index r, Index c) {
+      const auto begin = sparse.col_idx.begin() + sparse.row_ptr[r],
+                 end = sparse.col_idx.begin() + sparse.row_ptr[r + 1];
+      return static_cast<Index>(std::lower_bound(begin, end, c) - sparse.col_idx.begin());
+    };
+    m_pos.resize(M.nnz());
+    for (Index i = 0; i < M.rows; ++i)
+      for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) m_pos[k] = position(i, M.col_idx[k]);
+    block_pos.clear();
+    for (std::size_t b = 0; b < p.blocks.size(); ++b)
+      for (Index a = col_start[b]; a < col_start[b + 1]; ++a)
+        for (Index c = col_start[b]; c < col_start[b + 1]; ++c) block_pos.push_back(position(cols[a], cols[c]));
+    mapped_M_row_ptr = M.row_ptr;
+    mapped_M_col_idx = M.col_idx;
+    mapped_J_row_ptr = J.row_ptr;
+    mapped_J_col_idx = J.col_idx;
+    mapped_kinds.resize(p.blocks.size());
+    for (std::size_t b = 0; b < p.blocks.size(); ++b) mapped_kinds[b] = p.blocks[b].kind;
+    mapped = true;
+    analysed = false;
+  }
+  bool same_blocks(const std::vector<ConstraintBlock>& blocks) const {
+    if (blocks.size() != mapped_kinds.size()) return false;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].kind != mapped_kinds[b]) return false;
+    return true;
+  }
+
+  // Factors M + J^T G J (G from evals); false when it is not positive definite.
+  bool factor_newton_matrix(const GlobalProblem& p, bool dense_path) {
+    const CsrMatrix& M = p.M;
+    if (dense_path) {
+      const Index n = M.rows;
+      dense.setZero(n, n);
+      for (Index i = 0; i < n; ++i)
+        for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1] && M.col_idx[k] <= i; ++k)
+          dense(i, M.col_idx[k]) = M.values[k];
+      add_contact_terms(p.blocks, /*lower=*/true, [&](Index r, Index c, double x) { dense(r, c) += x; });
+      llt.compute(dense);  // reads the lower triangle
+      return llt.info() == Eigen::Success;
+    }
+    map_sparse_pattern(p);
+    std::fill(sparse.values.begin(), sparse.values.end(), 0.0);
+    for (Index k = 0; k < M.nnz(); ++k) sparse.values[m_pos[k]] += M.values[k];
+    std::size_t at = 0;
+    add_contact_terms(p.blocks, /*lower=*/false, [&](Index, Index, double x) { sparse.values[block_pos[at++]] += x; });
+    try {
+      if (analysed) {
+        sparse_solver.factorize(sparse);
+      } else {
+        sparse_solver.compute(sparse, InputCheck::kTrusted);  // symmetric by construction
+        analysed = true;
+      }
+    } catch (const Error&) {
+      analysed = false;
+      return false;
+    }
+    return true;
+  }
+
+  // x <- (M + J^T G J)^-1 x on the last factor.
+  void solve_newton(bool dense_path, Eigen::VectorXd& x) const {
+    if (dense_path)
+      llt.solveInPlace(x);
+    else
+      sparse_solver.solve_in_place(x);
+  }
+};
+
+SapSolver::SapSolver(const SapOptions& options) : options_(options), work_(std::make_unique<Workspace>()) {
   require(options.stop.tolerance > 0.0 && options.stop.max_iterations >= 1,
           "SapSolver: tolerance must be > 0 and max_iterations >= 1");
   require(options.rigid_fraction > 0.0 && options.sigma > 0.0 && options.max_step >= 1.0,
           "SapSolver: rigid_fraction and sigma must be > 0 and max_step >= 1");
+  require(options.dense_max_velocities >= 0, "SapSolver: dense_max_velocities must be >= 0");
 }
+
+SapSolver::~SapSolver() = default;
+SapSolver::SapSolver(SapSolver&&) noexcept = default;
+SapSolver& SapSolver::operator=(SapSolver&&) noexcept = default;
 
 SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) {
   p.validate();
+  try {
+    work_->own_mass.compute(p.M, InputCheck::kTrusted);  // symmetric: checked by validate()
+  } catch (const Error& e) {
+    throw Error(std::string("sap: M is not positive definite: ") + e.what());
+  }
+  return solve(p, work_->own_mass, solution, InputCheck::kTrusted);
+}
+
+SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, GlobalSolution& solution,
+                              InputCheck check) {
+  if (check == InputCheck::kFull) p.validate();
   for (std::size_t b = 0; b < p.blocks.size(); ++b)
     require(p.blocks[b].kind != BlockKind::kContactBoxFriction, [&] {
       return "sap: block " + std::to_string(b) + " uses box friction; the convex approximation needs a circular cone";
     });
   const Index n = p.velocities(), m = p.rows();
+  require(mass.factored() && mass.rows() == n,
+          [&] { return "sap: the mass solver must hold a factor of M with " + std::to_string(n) + " rows"; });
   require(solution.r.size() == 0 || solution.r.size() == m,
           [&] { return "sap: the warm start r must be empty or have " + std::to_string(m) + " entries"; });
-  const std::vector<Index> offsets = block_offsets(p.blocks);
-  const ColSparse M = ColSparse(to_eigen(p.M));
-  const ColSparse H = ColSparse(to_eigen(p.H));               // (n x m) FCLIB's H = J^T
-  const ColSparse Ht = ColSparse(to_eigen(p.H).transpose());  // (m x n) the Jacobian J
-  Eigen::SimplicialLDLT<ColSparse> mass(M);
-  require(mass.info() == Eigen::Success, "sap: M is not positive definite");
-  const Eigen::VectorXd v_star = mass.solve(p.f);
-  const Eigen::VectorXd D = M.diagonal().cwiseSqrt().cwiseInverse();
+  Workspace& w = *work_;
+  w.gather(p);
+  const std::vector<Index>& offsets = w.offsets;
+  const bool dense_path = n <= options_.dense_max_velocities;
+  w.v_star = p.f;
+  mass.solve_in_place(w.v_star);
+  csr_diagonal(p.M, w.Mdiag);
+  w.D = w.Mdiag.cwiseSqrt().cwiseInverse();
 
-  // Regularization: near-rigid normal, small tangential, from diagonal estimates of W.
-  Eigen::VectorXd Wdiag = Eigen::VectorXd::Zero(m);
-  for (int k = 0; k < H.outerSize(); ++k)  // column k of H = constraint row k
-    for (ColSparse::InnerIterator it(H, k); it; ++it) Wdiag[k] += it.value() * it.value() / M.coeff(it.row(), it.row());
-  Eigen::VectorXd R(m);
+  // Regularization: near-rigid normal, small tangential, from diagonal estimates of W:
+  // W_kk ~ sum_j H_jk^2 / M_jj.
+  Eigen::VectorXd& R = R_;
+  R.setZero(m);
+  for (Index j = 0; j < n; ++j)
+    for (Index k = p.H.row_ptr[j]; k < p.H.row_ptr[j + 1]; ++k)
+      R[p.H.col_idx[k]] += p.H.values[k] * p.H.values[k] / w.Mdiag[j];
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
     const Index i = offsets[b];
     const int s = block_size(p.blocks[b].kind);
-    const double wc = std::max(Wdiag.segment(i, s).mean(), 1e-300);
+    const double wc = std::max(R.segment(i, s).mean(), 1e-300);
     R[i] = options_.rigid_fraction * wc;
     for (int k = 1; k < s; ++k) R[i + k] = options_.sigma * wc;
   }
   if (p.compliance.size()) R += p.compliance;
-  R_ = R;
 
   // The common error measure (natural_map.hpp) of the ORIGINAL problem (without R) at r = gamma:
   // u = W gamma + q = H^T M^-1 (H gamma + f) + w + C gamma (to_delassus), one solve with M's
   // factor; natural_map_error(problem, r, u) reads only q and the blocks, so W is not formed.
-  DelassusProblem original;
-  original.q = Ht * v_star + p.w;
-  original.blocks = p.blocks;
+  multiply(w.J, w.v_star, w.original.q);
+  w.original.q += p.w;
+  w.original.blocks = p.blocks;
   const auto natural_map = [&](const Eigen::VectorXd& impulse) {
-    Eigen::VectorXd u_r = Ht * mass.solve(Eigen::VectorXd(H * impulse + p.f)) + p.w;
-    if (p.compliance.size()) u_r += p.compliance.cwiseProduct(impulse);
-    return natural_map_error(original, impulse, u_r).relative;
+    multiply(p.H, impulse, w.mass_rhs);
+    w.mass_rhs += p.f;
+    mass.solve_in_place(w.mass_rhs);
+    multiply(w.J, w.mass_rhs, w.u_r);
+    w.u_r += p.w;
+    if (p.compliance.size()) w.u_r += p.compliance.cwiseProduct(impulse);
+    return natural_map_error(w.original, impulse, w.u_r).relative;
   };
-  Eigen::VectorXd v = v_star;
-  if (solution.r.size() == m) v = mass.solve(Eigen::VectorXd(H * solution.r + p.f));
-  Eigen::VectorXd gamma(m), u(m), grad(n), dv(n), du(m), gamma_a(m);
-  std::vector<BlockEval> evals(p.blocks.size());
+  Eigen::VectorXd& v = w.v;
+  if (solution.r.size() == m) {
+    multiply(p.H, solution.r, v);
+    v += p.f;
+    mass.solve_in_place(v);
+  } else {
+    v = w.v_star;
+  }
+  w.gamma.resize(m);
+  w.gamma_a.resize(m);
+  w.evals.resize(p.blocks.size());
   SolverReport report;
+  double optimality = 0.0;
+  // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
   const auto finish = [&](SolverStatus status, const std::string& message) {
+    report.error = natural_map(w.gamma);
+    if (report.iterations > 0) report.error_history.push_back(report.error);
+    if (status != SolverStatus::kFailed && !std::isfinite(report.error)) status = SolverStatus::kFailed;
     solution.v = v;
-    solution.r = gamma;
+    solution.r = w.gamma;
     report.status = status;
-    report.message = "sap: " + message;
+    report.message = "sap: " + message + " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " +
+                     number_text(report.error, 3) + ")";
     report.states.clear();
-    for (const BlockEval& e : evals) report.states.push_back(e.state);
+    for (const BlockEval& e : w.evals) report.states.push_back(e.state);
     return report;
   };
   for (int it = 0;; ++it) {
-    u = Ht * v + p.w;
-    evaluate(p.blocks, offsets, R, u, gamma, &evals);
-    const Eigen::VectorXd momentum = M * (v - v_star);
-    const Eigen::VectorXd impulse = H * gamma;
-    grad = momentum - impulse;
-    const double scale = std::max((D.asDiagonal() * (M * v)).norm(), (D.asDiagonal() * impulse).norm());
-    const double optimality = (D.asDiagonal() * grad).norm() / (scale > 0.0 ? scale : 1.0);
-    report.error = natural_map(gamma);
-    if (it > 0) report.error_history.push_back(report.error);
-    const std::string figures =
-        " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " + number_text(report.error, 3) + ")";
-    if (!std::isfinite(optimality) || !std::isfinite(report.error))
+    multiply(w.J, v, w.u);
+    w.u += p.w;
+    evaluate(p.blocks, offsets, R, w.u, w.gamma, &w.evals);
+    multiply(p.M, v, w.Mv);
+    w.momentum = w.Mv - p.f;  // M (v - v*), M v* = f
+    multiply(p.H, w.gamma, w.impulse);
+    w.grad = w.momentum - w.impulse;
+    const double scale = std::max(w.D.cwiseProduct(w.Mv).norm(), w.D.cwiseProduct(w.impulse).norm());
+    optimality = w.D.cwiseProduct(w.grad).norm() / (scale > 0.0 ? scale : 1.0);
+    if (!std::isfinite(optimality))
       return finish(SolverStatus::kFailed, "non-finite gradient at step " + std::to_string(it));
     if (optimality <= options_.stop.tolerance)
-      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps" + figures);
+      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps");
     if (it == options_.stop.max_iterations)
       return finish(SolverStatus::kNotConverged, "scaled gradient " + number_text(optimality, 3) + " > tolerance " +
                                                      number_text(options_.stop.tolerance, 3) + " after " +
-                                                     std::to_string(it) + " Newton steps" + figures);
-    // Newton step on M + H^T G H (G block diagonal, PSD): sparse LDL^T.
-    std::vector<Eigen::Triplet<double>> triplets;
-    for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-      const int s = block_size(p.blocks[b].kind);
-      for (int r = 0; r < s; ++r)
-        for (int k = 0; k < s; ++k)
-          if (evals[b].G(r, k) != 0.0) triplets.emplace_back(offsets[b] + r, offsets[b] + k, evals[b].G(r, k));
-    }
-    ColSparse G(m, m);
-    G.setFromTriplets(triplets.begin(), triplets.end());
-    const ColSparse hessian = M + ColSparse(H * G * Ht);
-    Eigen::SimplicialLDLT<ColSparse> ldlt(hessian);
-    if (ldlt.info() != Eigen::Success) return finish(SolverStatus::kFailed, "the Newton matrix could not be factored");
-    dv = -ldlt.solve(grad);
-    du = Ht * dv;
+                                                     std::to_string(it) + " Newton steps");
+    // Newton step on M + H G H^T (G block diagonal, PSD).
+    if (!w.factor_newton_matrix(p, dense_path))
+      return finish(SolverStatus::kFailed, "the Newton matrix could not be factored at step " + std::to_string(it));
+    w.dv = w.grad;
+    w.solve_newton(dense_path, w.dv);
+    w.dv = -w.dv;
+    multiply(w.J, w.dv, w.du);
     // Exact line search: root of g(a) = dv^T M (v + a dv - v*) - du^T gamma(a) on [0, max_step]
     // (l is convex along the line: g is non-decreasing), safeguarded Newton-bisection.
-    const double dMd = dv.dot(M * dv), dMv = dv.dot(momentum);
+    multiply(p.M, w.dv, w.mass_rhs);
+    const double dMd = w.dv.dot(w.mass_rhs), dMv = w.dv.dot(w.momentum);
     const auto slope = [&](double a, double* curvature) {
-      evaluate(p.blocks, offsets, R, u + a * du, gamma_a, curvature ? &evals : nullptr);
+      w.u_a = w.u + a * w.du;
+      evaluate(p.blocks, offsets, R, w.u_a, w.gamma_a, curvature ? &w.evals : nullptr);
       if (curvature) {
         double c = dMd;
         for (std::size_t b = 0; b < p.blocks.size(); ++b) {
           const int s = block_size(p.blocks[b].kind);
-          const Eigen::VectorXd d = du.segment(offsets[b], s);
-          c += d.dot(evals[b].G.topLeftCorner(s, s) * d);
+          const auto d = w.du.segment(offsets[b], s);
+          c += d.dot(w.evals[b].G.topLeftCorner(s, s) * d);
         }
         *curvature = c;
       }
-      return dMv + a * dMd - du.dot(gamma_a);
+      return dMv + a * dMd - w.du.dot(w.gamma_a);
     };
     const double g0 = slope(0.0, nullptr);
     double lo = 0.0, hi = options_.max_step, alpha = hi;
@@ -208,8 +447,8 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
     if (alpha == 0.0)
       return finish(SolverStatus::kNotConverged, "no descent left at scaled gradient " + number_text(optimality, 3) +
                                                      " (round-off floor above the tolerance " +
-                                                     number_text(options_.stop.tolerance, 3) + ")" + figures);
-    v += alpha * dv;
+                                                     number_text(options_.stop.tolerance, 3) + ")");
+    v += alpha * w.dv;
     report.iterations = it + 1;
   }
 }

@@ -365,22 +365,30 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   constraints::DelassusProblem& local = local_;
   try {
     // problem_ was checked where it was assembled (assemble_step_problem): not again here.
-    constraints::to_delassus(problem_, *mass_solver_, local, InputCheck::kTrusted);
+    // SAP works on the global form and needs M's factor only: W is never formed for it.
+    if (solver_)
+      constraints::to_delassus(problem_, *mass_solver_, local, InputCheck::kTrusted);
+    else
+      mass_solver_->compute(problem_.M, InputCheck::kTrusted);
   } catch (const Error& e) {
     report.message = std::string("contact: the step matrix A could not be factored at t = ") + number_text(state.t, 6) +
                      ": " + e.what();
     return report;
   }
-  if (solver_) {
-    report.contact = solver_->solve(local, r_, InputCheck::kTrusted);  // r_: zero or the last step's
-    constraints::global_velocity(problem_, *mass_solver_, r_, v_);
-  } else {
-    constraints::GlobalSolution solution;
-    solution.r = r_;
-    report.contact = sap_.solve(problem_, solution);
-    r_ = solution.r;
-    v_ = solution.v;
+  if (!solver_) {
+    // The solution's vectors are r_ and v_ themselves (swapped in and out): no copies.
+    sap_solution_.r.swap(r_);
+    sap_solution_.v.swap(v_);
+    report.contact = sap_.solve(problem_, *mass_solver_, sap_solution_, InputCheck::kTrusted);
+    r_.swap(sap_solution_.r);
+    v_.swap(sap_solution_.v);
+    // SAP's error is the natural-map error of the original problem at its r (sap_solver.hpp),
+    // computed from M's factor without W.
+    report.natural_map_error = report.contact.error;
+    return finish_step(system, std::move(report), state, h);
   }
+  report.contact = solver_->solve(local, r_, InputCheck::kTrusted);  // r_: zero or the last step's
+  constraints::global_velocity(problem_, *mass_solver_, r_, v_);
   u_ = as_eigen(local.W) * r_;  // local is the solver's checked problem: a view, no copy of W
   u_ += local.q;
   report.natural_map_error = constraints::natural_map_error(local, r_, u_).relative;

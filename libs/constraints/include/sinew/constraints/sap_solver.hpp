@@ -21,8 +21,12 @@
 /// figures). The scaled gradient is given in the message.
 #pragma once
 
+#include <memory>
+
 #include "sinew/constraints/constraint_solver.hpp"
 #include "sinew/constraints/kkt_solver.hpp"
+#include "sinew/core/error.hpp"
+#include "sinew/linalg/linear_solver.hpp"
 
 namespace sinew::constraints {
 
@@ -41,16 +45,29 @@ struct SapOptions {
   double sigma = 1e-3;
   /// Largest line-search step (SAP allows overshoot to 1.5).
   double max_step = 1.5;
+  /// Up to this many velocities the Newton matrix is factored dense (Eigen's blocked LLT), above
+  /// it by a sparse LDL^T whose analysis is kept while the pattern stays: a 10-box stack (60
+  /// velocities) factors in about a third of the sparse path's instructions (bench/multibody_bench).
+  Index dense_max_velocities = 72;
 };
 
 /// Newton on l(v) with an exact (safeguarded Newton-bisection) line search on the convex
-/// one-dimensional l(v + alpha dv). Sparse LDL^T of M + H G H^T each step. Handles all three
-/// circular kinds; box friction is rejected. Problem compliance adds to R.
+/// one-dimensional l(v + alpha dv). M + H G H^T is factored each Newton step (dense or sparse,
+/// SapOptions::dense_max_velocities). Handles all three circular kinds; box friction is
+/// rejected. Problem compliance adds to R. The solver keeps its workspace (J, the Newton
+/// matrix and its analysis, vectors) between solves, so an integrator that keeps it allocates
+/// almost nothing per step once sized. Not safe to call concurrently on one object.
 class SapSolver {
  public:
   /// A solver with @p options; throws sinew::Error on non-positive parameters (tolerance,
-  /// rigid_fraction, sigma), max_iterations < 1 or max_step < 1.
+  /// rigid_fraction, sigma), max_iterations < 1, max_step < 1 or dense_max_velocities < 0.
   explicit SapSolver(const SapOptions& options = {});
+  /// Releases the workspace.
+  ~SapSolver();
+  /// Moves the options and the workspace.
+  SapSolver(SapSolver&&) noexcept;
+  /// Moves the options and the workspace.
+  SapSolver& operator=(SapSolver&&) noexcept;
   /// Short name.
   std::string name() const { return "sap"; }
 
@@ -60,13 +77,21 @@ class SapSolver {
   /// @throws sinew::Error on invalid input, box-friction blocks, a warm start r of a size other
   ///         than 0 or m, or an M that is not positive definite.
   SolverReport solve(const GlobalProblem& problem, GlobalSolution& solution);
+  /// The same with M already factored by @p mass (an integrator's own factor of its step
+  /// matrix): M is not factored again. InputCheck::kTrusted skips the validation of @p problem
+  /// (a step's own problem, checked where it was assembled).
+  /// @throws sinew::Error as the other overload, or when @p mass is not factored with n rows.
+  SolverReport solve(const GlobalProblem& problem, const LinearSolver& mass, GlobalSolution& solution,
+                     InputCheck check = InputCheck::kFull);
   /// (m) the regularization R of the last solve (FCLIB row order): its optimum solves the local
   /// problem with W + diag(R) and Anitescu's law.
   const Eigen::VectorXd& regularization() const { return R_; }
 
  private:
+  struct Workspace;  // kept between solves (sap_solver.cpp)
   SapOptions options_;
   Eigen::VectorXd R_;
+  std::unique_ptr<Workspace> work_;
 };
 
 }  // namespace sinew::constraints

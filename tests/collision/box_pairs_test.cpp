@@ -110,6 +110,28 @@ TEST(BoxPairs, AnEdgeSkippedBeyondAFaceIsFartherThanTheMargin) {
   EXPECT_GT(kept_near, 500);
 }
 
+// The end-slope skip of box-box edges is exact: whenever the normals at the ends say the
+// minimum is at an end, the exact minimum over the segment is no lower than that end.
+TEST(BoxPairs, AnEdgeSkippedByItsEndSlopesHasItsMinimumAtAnEnd) {
+  test::Rng rng(76);
+  int skipped = 0, searched = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Pose pb = rng.pose(0.5);
+    const Vec3 p0 = rng.vec(-1.0, 1.0), p1 = rng.vec(-1.0, 1.0);
+    const SignedDistance s0 = point_shape(p0, box, pb), s1 = point_shape(p1, box, pb);
+    if (!detail::minimum_at_an_end(s0.normal, s1.normal, v3::sub(p1, p0))) {
+      ++searched;
+      continue;
+    }
+    ++skipped;
+    const double least = segment_shape_min(p0, p1, box, pb).sd.distance;
+    EXPECT_GE(least, std::min(s0.distance, s1.distance) - 1e-12) << "segment " << i;
+  }
+  EXPECT_GT(skipped, 500);
+  EXPECT_GT(searched, 500);
+}
+
 TEST(BoxPairs, ASegmentParallelToAFaceKeepsAnEnd) {
   test::Rng rng(74);
   const Shape box{ShapeType::kBox, {0.3, 0.2, 0.1}};

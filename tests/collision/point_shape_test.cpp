@@ -49,6 +49,35 @@ void check_consistent(const SignedDistance& sd, const Vec3& p, const Shape& s, c
   EXPECT_NEAR(std::sqrt(v3::sqdist(p, sd.closest)), std::fabs(sd.distance), 1e-9);
 }
 
+// Every point of a shape lies in its bounding ball, and the ball is tight for the box (its
+// corners), the sphere and the cylinder (its rims); the half-space has none.
+TEST(PointShape, TheBoundingRadiusHoldsTheShape) {
+  test::Rng rng(31);
+  const Shape shapes[] = {{ShapeType::kSphere, {0.3, 0, 0}},
+                          {ShapeType::kBox, {0.1, 0.4, 0.25}},
+                          {ShapeType::kCapsule, {0.1, 0.5, 0}},
+                          {ShapeType::kCylinder, {0.2, 0.3, 0}}};
+  for (const Shape& shape : shapes) {
+    const double r = bounding_radius(shape);
+    double farthest = 0.0;
+    for (int i = 0; i < 20000; ++i) {
+      const Vec3 x = rng.vec(-1.0, 1.0);
+      if (point_shape(x, shape, identity_pose()).distance > 0.0) continue;
+      farthest = std::max(farthest, norm(x));
+      EXPECT_LE(norm(x), r) << "shape type " << static_cast<int>(shape.type);
+    }
+    if (shape.type != ShapeType::kCapsule) {
+      EXPECT_NEAR(norm(point_shape(v3::scale(2.0, v3::make(shape.size[0], shape.size[1], shape.size[2])), shape,
+                                   identity_pose())
+                           .closest),
+                  r, shape.type == ShapeType::kBox ? 1e-12 : 0.5 * r)
+          << "shape type " << static_cast<int>(shape.type);
+    }
+    EXPECT_GT(farthest, 0.8 * r);
+  }
+  EXPECT_EQ(bounding_radius(Shape{ShapeType::kHalfSpace, {0, 0, 0}}), INFINITY);
+}
+
 TEST(PointShape, BoxMatchesFaceOracle) {
   test::Rng rng(31);
   int inside = 0;

@@ -20,6 +20,13 @@
 namespace sinew::constraints {
 namespace {
 
+// Whether two shapes, in balls of radii ra (margin included) and rb about their frames'
+// origins, may be within the margin: the narrow phase of a pair that fails this finds nothing.
+bool near(const Pose& a, double ra, const Pose& b, double rb) {
+  const double reach = ra + rb;
+  return !(v3::sqnorm(v3::sub(a.translation, b.translation)) > reach * reach);
+}
+
 // Pose of a rigid collider: its shape's local frame is the body frame.
 Pose body_pose(const model::SystemState& s, Index body) {
   const model::BodyState& b = s.bodies[static_cast<std::size_t>(body)];
@@ -303,8 +310,10 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
     const BodyCollider& c = colliders_[i];
     const Pose pa = body_pose(s, c.body);
     const model::PointRef a = model::body_point(c.body, Vec3{{0, 0, 0}});
+    const double ra = bounding_radius(c.shape) + params_.margin;
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
       const Obstacle& ob = obstacles_[o];
+      if (!near(pa, ra, ob.pose, bounding_radius(ob.shape))) continue;
       const int n =
           shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
       for (int k = 0; k < n; ++k)
@@ -316,11 +325,13 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
     const BodyCollider& ci = colliders_[i];
     const Pose pa = body_pose(s, ci.body);
     const model::PointRef a = model::body_point(ci.body, Vec3{{0, 0, 0}});
+    const double ra = bounding_radius(ci.shape) + params_.margin;
     for (std::size_t j = i + 1; j < colliders_.size(); ++j) {
       const BodyCollider& cj = colliders_[j];
+      const Pose pb = body_pose(s, cj.body);
+      if (!near(pa, ra, pb, bounding_radius(cj.shape))) continue;
       const model::PointRef b = model::body_point(cj.body, Vec3{{0, 0, 0}});
-      const int n = shape_pair_function(ci.shape.type, cj.shape.type)(ci.shape, pa, cj.shape, body_pose(s, cj.body),
-                                                                      params_.margin, pair);
+      const int n = shape_pair_function(ci.shape.type, cj.shape.type)(ci.shape, pa, cj.shape, pb, params_.margin, pair);
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(ci.material, cj.material), row_label_,
                     Side(material_point(s, a, pair[k].point_a)), Side(material_point(s, b, pair[k].point_b)),

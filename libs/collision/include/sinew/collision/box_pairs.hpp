@@ -186,6 +186,12 @@ SINEW_HD bool beyond_a_face(const Vec3& l0, const Vec3& l1, const double* h, dou
       return true;
   return false;
 }
+/// Whether a convex signed distance is least at an end of the segment p0 + s d, s in [0, 1],
+/// given subgradients (outward normals) @p n0 at p0 and @p n1 at p1: its slope along d is >= 0
+/// at p0 or <= 0 at p1. Faces resting on faces (a stack) skip every edge search this way.
+SINEW_HD bool minimum_at_an_end(const Vec3& n0, const Vec3& n1, const Vec3& d) {
+  return dot(n0, d) >= 0.0 || dot(n1, d) <= 0.0;
+}
 /// Corner c (0..7) of a box of half extents h, in its local frame.
 SINEW_HD Vec3 box_corner(const double* h, int c) {
   return v3::make((c & 1) ? h[0] : -h[0], (c & 2) ? h[1] : -h[1], (c & 4) ? h[2] : -h[2]);
@@ -212,9 +218,13 @@ SINEW_HD int collide_capsule_box(const Shape& a, const Pose& pa, const Shape& b,
 SINEW_HD int collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
                              ShapePairContact* out) {
   int n = 0;
+  Vec3 corner_a[8];  // A's corners in the world
+  Vec3 normal_a[8];  // B's outward normal at each: a subgradient of B's signed distance there
   for (int c = 0; c < 8; ++c) {
-    const Vec3 x = to_world(pa, detail::box_corner(a.size, c));
-    n = detail::push_point_contact(x, 0.0, point_shape(x, b, pb), margin, out, n);
+    corner_a[c] = to_world(pa, detail::box_corner(a.size, c));
+    const SignedDistance sd = point_shape(corner_a[c], b, pb);
+    normal_a[c] = sd.normal;
+    n = detail::push_point_contact(corner_a[c], 0.0, sd, margin, out, n);
   }
   for (int c = 0; c < 8; ++c) {
     // Corner of B against A: A's outward normal points towards B, so the B-to-A normal is its
@@ -225,13 +235,14 @@ SINEW_HD int collide_box_box(const Shape& a, const Pose& pa, const Shape& b, con
     out[n++] = ShapePairContact{sd.closest, x, v3::neg(sd.normal), sd.distance};
   }
   Vec3 in_b[8];  // A's corners in B's frame: edges wholly beyond a face of B are skipped
-  for (int c = 0; c < 8; ++c) in_b[c] = to_local(pb, to_world(pa, detail::box_corner(a.size, c)));
+  for (int c = 0; c < 8; ++c) in_b[c] = to_local(pb, corner_a[c]);
   for (int c = 0; c < 8; ++c) {
     for (int axis = 0; axis < 3; ++axis) {
       if (c & (1 << axis)) continue;  // each edge once: from the corner with a low coordinate
-      if (detail::beyond_a_face(in_b[c], in_b[c | (1 << axis)], b.size, margin)) continue;
-      const Vec3 e0 = to_world(pa, detail::box_corner(a.size, c));
-      const Vec3 e1 = to_world(pa, detail::box_corner(a.size, c | (1 << axis)));
+      const int c1 = c | (1 << axis);
+      if (detail::beyond_a_face(in_b[c], in_b[c1], b.size, margin)) continue;
+      const Vec3 &e0 = corner_a[c], &e1 = corner_a[c1];
+      if (detail::minimum_at_an_end(normal_a[c], normal_a[c1], v3::sub(e1, e0))) continue;
       const SegmentShapeMin m = segment_shape_min(e0, e1, b, pb);
       if (m.s > 1e-9 && m.s < 1.0 - 1e-9) n = detail::push_point_contact(m.point, 0.0, m.sd, margin, out, n);
     }

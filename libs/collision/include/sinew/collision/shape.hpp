@@ -3,6 +3,8 @@
 /// device).
 #pragma once
 
+#include <cmath>
+
 #include "sinew/collision/vec3_ops.hpp"
 
 namespace sinew {
@@ -22,6 +24,25 @@ struct Shape {
   ShapeType type;  ///< which shape
   double size[3];  ///< sizes as documented by ShapeType (unused entries ignored)
 };
+
+/// Radius of a ball about the local origin that holds @p shape (+infinity for a half-space): two
+/// shapes whose balls are farther apart than the margin cannot touch, a test that skips their
+/// narrow phase exactly.
+SINEW_HD double bounding_radius(const Shape& shape) {
+  const double* s = shape.size;
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      return s[0];
+    case ShapeType::kBox:
+      return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    case ShapeType::kCapsule:
+      return s[0] + s[1];
+    case ShapeType::kCylinder:
+      return sqrt(s[0] * s[0] + s[1] * s[1]);
+    default:
+      return INFINITY;
+  }
+}
 
 /// Rigid placement x_world = rotation x_local + translation.
 struct Pose {

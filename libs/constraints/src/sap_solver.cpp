@@ -46,7 +46,7 @@ double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<In
       for (int k = 0; k < 3; ++k) gamma[i + k] = p[k] / s[k];
       cost += 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
       if (evals) {
-        const double xt = std::hypot(yt[1], yt[2]);
+        const double xt = std::sqrt(yt[1] * yt[1] + yt[2] * yt[2]);  // scaled impulses: no overflow
         Eigen::Matrix3d dP = Eigen::Matrix3d::Zero();
         if (xt <= mu * yt[0]) {
           dP.setIdentity();
@@ -82,25 +82,6 @@ void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) 
   }
 }
 
-// out = A^T by a counting sort (columns of each row of out increasing), storage reused.
-void transpose_into(const CsrMatrix& A, CsrMatrix& out) {
-  out.rows = A.cols;
-  out.cols = A.rows;
-  out.row_ptr.assign(A.cols + 1, 0);
-  for (Index k = 0; k < A.nnz(); ++k) ++out.row_ptr[A.col_idx[k] + 1];
-  for (Index i = 0; i < A.cols; ++i) out.row_ptr[i + 1] += out.row_ptr[i];
-  out.col_idx.resize(A.nnz());
-  out.values.resize(A.nnz());
-  for (Index i = 0; i < A.rows; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
-      const Index at = out.row_ptr[A.col_idx[k]]++;
-      out.col_idx[at] = i;
-      out.values[at] = A.values[k];
-    }
-  for (Index i = A.cols; i > 0; --i) out.row_ptr[i] = out.row_ptr[i - 1];
-  out.row_ptr[0] = 0;
-}
-
 }  // namespace
 
 // What a solve keeps for the next: the Jacobian J = H^T gathered block by block, the Newton
@@ -114,13 +95,18 @@ struct SapSolver::Workspace {
   // rows' columns, increasing); its rows there are jb[jb_start[b] ..] (s x k, row-major).
   std::vector<Index> col_start, cols, jb_start;
   std::vector<double> jb;
-  std::vector<Index> mark;  // per velocity: the last block that listed it
+  std::vector<Index> mark;  // scratch of build_structure()
+  // build_structure(): H's entry k is J's entry to_j[k] and jb's entry to_jb[k], for the
+  // pattern h_row_ptr / h_col_idx and block kinds it was built for.
+  bool structured = false;
+  std::vector<Index> to_j, to_jb, h_row_ptr, h_col_idx, jb_of_j;
+  std::vector<BlockKind> kinds;
+  Index block_band = 0;  // the widest block's column span
   std::vector<BlockEval> evals;
   Eigen::VectorXd Mdiag, D, v_star, v, gamma, u, grad, dv, du, gamma_a, u_a, momentum, impulse, Mv, mass_rhs, u_r;
   DelassusProblem original;  // q and blocks of the original problem: the natural-map error
   // The Newton matrix M + J^T G J: dense (lower triangle) or sparse.
-  Eigen::MatrixXd dense;
-  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::MatrixXd dense;  // its Cholesky factor L (lower triangle) after factor_newton_matrix()
   std::vector<Eigen::Triplet<double, Index>> triplets;
   CsrMatrix sparse;
   EigenLdltSolver sparse_solver;
@@ -128,19 +114,46 @@ struct SapSolver::Workspace {
   // map_sparse_pattern(): the positions and the patterns they were computed for.
   std::vector<Index> m_pos, block_pos;
   bool mapped = false;
-  std::vector<Index> mapped_M_row_ptr, mapped_M_col_idx, mapped_J_row_ptr, mapped_J_col_idx;
-  std::vector<BlockKind> mapped_kinds;
+  std::vector<Index> mapped_M_row_ptr, mapped_M_col_idx;
 
-  // J and the per-block gathers of @p p (validated).
+  // J and the per-block gathers of @p p (validated): the structure is rebuilt only when H's
+  // pattern or the blocks change; otherwise the values are copied through the kept maps.
   void gather(const GlobalProblem& p) {
-    transpose_into(p.H, J);
+    const CsrMatrix& H = p.H;
+    if (!(structured && H.rows == J.cols && H.cols == J.rows && H.row_ptr == h_row_ptr && H.col_idx == h_col_idx &&
+          same_kinds(p.blocks)))
+      build_structure(p);
+    for (Index k = 0; k < H.nnz(); ++k) {
+      J.values[to_j[k]] = H.values[k];
+      jb[to_jb[k]] = H.values[k];
+    }
+  }
+
+  // J's pattern (H^T), the blocks' columns and the maps from H's entries into J and jb.
+  void build_structure(const GlobalProblem& p) {
+    const CsrMatrix& H = p.H;
     const Index n = p.velocities();
+    J.rows = H.cols;
+    J.cols = H.rows;
+    J.row_ptr.assign(H.cols + 1, 0);
+    for (Index k = 0; k < H.nnz(); ++k) ++J.row_ptr[H.col_idx[k] + 1];
+    for (Index i = 0; i < H.cols; ++i) J.row_ptr[i + 1] += J.row_ptr[i];
+    J.col_idx.resize(H.nnz());
+    J.values.resize(H.nnz());
+    to_j.resize(H.nnz());
+    mark.assign(J.row_ptr.begin(), J.row_ptr.end() - 1);  // next free entry of each row of J
+    for (Index i = 0; i < H.rows; ++i)
+      for (Index k = H.row_ptr[i]; k < H.row_ptr[i + 1]; ++k) {
+        to_j[k] = mark[H.col_idx[k]]++;
+        J.col_idx[to_j[k]] = i;
+      }
     block_offsets_into(p.blocks);
+    block_band = 0;
     col_start.assign(1, 0);
     jb_start.assign(1, 0);
     cols.clear();
-    jb.clear();
     mark.assign(n, -1);
+    jb_of_j.assign(H.nnz(), 0);
     for (std::size_t b = 0; b < p.blocks.size(); ++b) {
       const Index i = offsets[b], s = block_size(p.blocks[b].kind);
       const Index first = static_cast<Index>(cols.size());
@@ -153,17 +166,32 @@ struct SapSolver::Workspace {
       std::sort(cols.begin() + first, cols.end());
       const Index k_b = static_cast<Index>(cols.size()) - first;
       col_start.push_back(static_cast<Index>(cols.size()));
-      const Index at = static_cast<Index>(jb.size());
-      jb.resize(at + s * k_b, 0.0);
+      const Index at = jb_start.back();
       for (Index r = 0; r < s; ++r) {
         Index c = first;  // J's row and the block's columns are both increasing
         for (Index k = J.row_ptr[i + r]; k < J.row_ptr[i + r + 1]; ++k) {
           while (cols[c] != J.col_idx[k]) ++c;
-          jb[at + r * k_b + (c - first)] = J.values[k];
+          jb_of_j[k] = at + r * k_b + (c - first);
         }
       }
-      jb_start.push_back(static_cast<Index>(jb.size()));
+      jb_start.push_back(at + s * k_b);
+      if (k_b > 0) block_band = std::max(block_band, cols.back() - cols[first]);
     }
+    jb.assign(jb_start.back(), 0.0);  // entries no row has stay zero
+    to_jb.resize(H.nnz());
+    for (Index k = 0; k < H.nnz(); ++k) to_jb[k] = jb_of_j[to_j[k]];
+    h_row_ptr = H.row_ptr;
+    h_col_idx = H.col_idx;
+    kinds.resize(p.blocks.size());
+    for (std::size_t b = 0; b < p.blocks.size(); ++b) kinds[b] = p.blocks[b].kind;
+    structured = true;
+    mapped = false;  // the sparse Newton matrix's pattern follows J's
+  }
+  bool same_kinds(const std::vector<ConstraintBlock>& blocks) const {
+    if (blocks.size() != kinds.size()) return false;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].kind != kinds[b]) return false;
+    return true;
   }
 
   void block_offsets_into(const std::vector<ConstraintBlock>& blocks) {
@@ -176,38 +204,41 @@ struct SapSolver::Workspace {
   }
 
   // Adds J_b^T G_b J_b of every block through @p add(row, col, value): the pairs with
-  // col <= row when @p lower (the block's columns are increasing), else all of them.
+  // col <= row when @p lower (the block's columns are increasing), else all of them. Blocks of
+  // one or two rigid bodies (6 or 12 columns) take fixed-size products.
   template <class Add>
   void add_contact_terms(const std::vector<ConstraintBlock>& blocks, bool lower, Add&& add) {
     for (std::size_t b = 0; b < blocks.size(); ++b) {
-      const Index s = block_size(blocks[b].kind), first = col_start[b], k_b = col_start[b + 1] - first;
-      const double* j = jb.data() + jb_start[b];
-      const Eigen::Matrix3d& G = evals[b].G;
-      if (static_cast<Index>(gj.size()) < s * k_b) gj.resize(s * k_b);
-      for (Index r = 0; r < s; ++r)
-        for (Index c = 0; c < k_b; ++c) {
-          double sum = 0.0;
-          for (Index t = 0; t < s; ++t) sum += G(r, t) * j[t * k_b + c];
-          gj[r * k_b + c] = sum;
-        }
-      for (Index a = 0; a < k_b; ++a)
-        for (Index c = 0; c < (lower ? a + 1 : k_b); ++c) {
-          double sum = 0.0;
-          for (Index r = 0; r < s; ++r) sum += j[r * k_b + a] * gj[r * k_b + c];
-          add(cols[first + a], cols[first + c], sum);
-        }
+      const Index s = block_size(blocks[b].kind), k_b = col_start[b + 1] - col_start[b];
+      if (s == 3 && k_b == 12)
+        add_block<3, 12>(b, lower, add);
+      else if (s == 3 && k_b == 6)
+        add_block<3, 6>(b, lower, add);
+      else if (s == 1 && k_b == 12)
+        add_block<1, 12>(b, lower, add);
+      else if (s == 1 && k_b == 6)
+        add_block<1, 6>(b, lower, add);
+      else
+        add_block<Eigen::Dynamic, Eigen::Dynamic>(b, lower, add);
     }
   }
-  std::vector<double> gj;  // G_b J_b of the block being added
+  template <int S, int K, class Add>
+  void add_block(std::size_t b, bool lower, Add& add) {
+    using Rows = Eigen::Matrix<double, S, K, Eigen::RowMajor>;
+    const Index first = col_start[b], k_b = col_start[b + 1] - first, s = (jb_start[b + 1] - jb_start[b]) / k_b;
+    const Eigen::Map<const Rows> Jb(jb.data() + jb_start[b], s, k_b);
+    const Rows GJ = evals[b].G.topLeftCorner(s, s).lazyProduct(Jb);
+    const Eigen::Matrix<double, K, K> C = Jb.transpose().lazyProduct(GJ);  // no GEMM set-up
+    for (Index a = 0; a < k_b; ++a)
+      for (Index c = 0; c < (lower ? a + 1 : k_b); ++c) add(cols[first + a], cols[first + c], C(a, c));
+  }
 
   // The sparse Newton matrix's pattern (M's and every block's k x k columns) and where M's
   // entries and the blocks' terms land in its values; rebuilt only when M's or J's pattern or
   // the blocks change (a resting contact set keeps it from step to step).
   void map_sparse_pattern(const GlobalProblem& p) {
     const CsrMatrix& M = p.M;
-    if (mapped && M.row_ptr == mapped_M_row_ptr && M.col_idx == mapped_M_col_idx && J.row_ptr == mapped_J_row_ptr &&
-        J.col_idx == mapped_J_col_idx && same_blocks(p.blocks))
-      return;
+    if (mapped && M.row_ptr == mapped_M_row_ptr && M.col_idx == mapped_M_col_idx) return;  // J's: gather()
     triplets.clear();
     for (Index i = 0; i < M.rows; ++i)
       for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) triplets.emplace_back(i, M.col_idx[k], 0.0);
@@ -229,20 +260,9 @@ struct SapSolver::Workspace {
         for (Index c = col_start[b]; c < col_start[b + 1]; ++c) block_pos.push_back(position(cols[a], cols[c]));
     mapped_M_row_ptr = M.row_ptr;
     mapped_M_col_idx = M.col_idx;
-    mapped_J_row_ptr = J.row_ptr;
-    mapped_J_col_idx = J.col_idx;
-    mapped_kinds.resize(p.blocks.size());
-    for (std::size_t b = 0; b < p.blocks.size(); ++b) mapped_kinds[b] = p.blocks[b].kind;
     mapped = true;
     analysed = false;
   }
-  bool same_blocks(const std::vector<ConstraintBlock>& blocks) const {
-    if (blocks.size() != mapped_kinds.size()) return false;
-    for (std::size_t b = 0; b < blocks.size(); ++b)
-      if (blocks[b].kind != mapped_kinds[b]) return false;
-    return true;
-  }
-
   // Factors M + J^T G J (G from evals); false when it is not positive definite.
   bool factor_newton_matrix(const GlobalProblem& p, bool dense_path) {
     const CsrMatrix& M = p.M;
@@ -253,8 +273,9 @@ struct SapSolver::Workspace {
         for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1] && M.col_idx[k] <= i; ++k)
           dense(i, M.col_idx[k]) = M.values[k];
       add_contact_terms(p.blocks, /*lower=*/true, [&](Index r, Index c, double x) { dense(r, c) += x; });
-      llt.compute(dense);  // reads the lower triangle
-      return llt.info() == Eigen::Success;
+      if (banded()) return band_cholesky();
+      // Unblocked: at these sizes the blocked LLT's panel GEMMs cost more than they save.
+      return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(dense) < 0;
     }
     map_sparse_pattern(p);
     std::fill(sparse.values.begin(), sparse.values.end(), 0.0);
@@ -275,11 +296,50 @@ struct SapSolver::Workspace {
     return true;
   }
 
+  // Lower bandwidth of the Newton matrix (M's and every block's columns; set by solve()): bodies
+  // numbered along a chain of contacts (a stack) give a narrow band whatever their count.
+  Index band = 0;
+  bool banded() const { return 4 * (band + 1) <= dense.rows(); }
+
+  // Right-looking Cholesky of the dense lower triangle within the band (fill stays inside it):
+  // O(n band^2) instead of O(n^3); false on a non-positive pivot.
+  bool band_cholesky() {
+    const Index n = dense.rows();
+    for (Index k = 0; k < n; ++k) {
+      const double d = dense(k, k);
+      if (!(d > 0.0)) return false;
+      const double l = std::sqrt(d);
+      dense(k, k) = l;
+      const Index e = std::min(n - 1, k + band);
+      dense.col(k).segment(k + 1, e - k) /= l;
+      for (Index j = k + 1; j <= e; ++j)
+        dense.col(j).segment(j, e - j + 1) -= dense(j, k) * dense.col(k).segment(j, e - j + 1);
+    }
+    return true;
+  }
+
+  // x <- (L L^T)^-1 x on band_cholesky()'s factor.
+  void band_solve(Eigen::VectorXd& x) const {
+    const Index n = dense.rows();
+    for (Index k = 0; k < n; ++k) {
+      x[k] /= dense(k, k);
+      const Index e = std::min(n - 1, k + band);
+      x.segment(k + 1, e - k) -= x[k] * dense.col(k).segment(k + 1, e - k);
+    }
+    for (Index k = n - 1; k >= 0; --k) {
+      const Index e = std::min(n - 1, k + band);
+      x[k] = (x[k] - dense.col(k).segment(k + 1, e - k).dot(x.segment(k + 1, e - k))) / dense(k, k);
+    }
+  }
+
   // x <- (M + J^T G J)^-1 x on the last factor.
   void solve_newton(bool dense_path, Eigen::VectorXd& x) const {
-    if (dense_path)
-      llt.solveInPlace(x);
-    else
+    if (dense_path && banded()) {
+      band_solve(x);
+    } else if (dense_path) {
+      dense.triangularView<Eigen::Lower>().solveInPlace(x);
+      dense.triangularView<Eigen::Lower>().adjoint().solveInPlace(x);
+    } else
       sparse_solver.solve_in_place(x);
   }
 };
@@ -322,6 +382,9 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   w.gather(p);
   const std::vector<Index>& offsets = w.offsets;
   const bool dense_path = n <= options_.dense_max_velocities;
+  w.band = w.block_band;
+  for (Index i = 0; i < n; ++i)
+    for (Index k = p.M.row_ptr[i]; k < p.M.row_ptr[i + 1]; ++k) w.band = std::max(w.band, i - p.M.col_idx[k]);
   w.v_star = p.f;
   mass.solve_in_place(w.v_star);
   csr_diagonal(p.M, w.Mdiag);
@@ -349,9 +412,9 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   multiply(w.J, w.v_star, w.original.q);
   w.original.q += p.w;
   w.original.blocks = p.blocks;
-  const auto natural_map = [&](const Eigen::VectorXd& impulse) {
-    multiply(p.H, impulse, w.mass_rhs);
-    w.mass_rhs += p.f;
+  // @p H_impulse = H impulse, the last iterate's (kept from the gradient).
+  const auto natural_map = [&](const Eigen::VectorXd& impulse, const Eigen::VectorXd& H_impulse) {
+    w.mass_rhs = H_impulse + p.f;
     mass.solve_in_place(w.mass_rhs);
     multiply(w.J, w.mass_rhs, w.u_r);
     w.u_r += p.w;
@@ -373,7 +436,7 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   double optimality = 0.0;
   // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
   const auto finish = [&](SolverStatus status, const std::string& message) {
-    report.error = natural_map(w.gamma);
+    report.error = natural_map(w.gamma, w.impulse);
     if (report.iterations > 0) report.error_history.push_back(report.error);
     if (status != SolverStatus::kFailed && !std::isfinite(report.error)) status = SolverStatus::kFailed;
     solution.v = v;
@@ -428,7 +491,7 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
       }
       return dMv + a * dMd - w.du.dot(w.gamma_a);
     };
-    const double g0 = slope(0.0, nullptr);
+    const double g0 = dMv - w.du.dot(w.gamma);  // slope(0): gamma(0) is the iterate's gamma
     double lo = 0.0, hi = options_.max_step, alpha = hi;
     if (g0 < 0.0 && slope(hi, nullptr) > 0.0) {
       alpha = 1.0;

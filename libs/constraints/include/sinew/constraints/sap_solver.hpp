@@ -45,9 +45,10 @@ struct SapOptions {
   double sigma = 1e-3;
   /// Largest line-search step (SAP allows overshoot to 1.5).
   double max_step = 1.5;
-  /// Up to this many velocities the Newton matrix is factored dense (Eigen's blocked LLT), above
-  /// it by a sparse LDL^T whose analysis is kept while the pattern stays: a 10-box stack (60
-  /// velocities) factors in about a third of the sparse path's instructions (bench/multibody_bench).
+  /// Up to this many velocities the Newton matrix is factored dense (within its band when the
+  /// bandwidth is at most a quarter of n: bodies numbered along a stack), above it by a sparse
+  /// LDL^T whose analysis is kept while the pattern stays. The 10-box stack (60 velocities,
+  /// bandwidth 11) factors in about a fifth of the sparse path's instructions (bench/multibody_bench).
   Index dense_max_velocities = 72;
 };
 

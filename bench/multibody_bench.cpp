@@ -19,7 +19,11 @@
 //           1 ms; us_per_step per simulated ms) and its RK4 at 1 ms.
 //
 // sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
-// solver of --solver (newton_minmap, newton_fb, pgs); MuJoCo with its Newton solver, pyramidal
+// solver of --solver (newton_minmap, newton_fb, pgs, sap) on the Signorini-Coulomb problem;
+// the rows ".../sinew_sap" step the cube and the stack with SAP (constraints::SapSolver: the
+// convex, near-rigid model of the theta-method seed, solved in the velocities without forming
+// the Delassus matrix), MuJoCo's own kind of model. Counter solver_iterations: the contact
+// solver's iterations per step. MuJoCo with its Newton solver, pyramidal
 // friction cone, Euler integrator (MuJoCo's defaults) and the same friction (its default soft
 // contact parameters). Counters: us_per_step (wall time of the run over its steps) and the
 // accuracy counter of the scene: a speed figure counts only where both are accurate.
@@ -89,23 +93,23 @@ double drop_rest_x() {
   return kSpeed * std::sqrt(2 * kDrop / g) + vx * vx / (2 * kMu * g);
 }
 
-std::unique_ptr<constraints::ConstraintSolver> make_solver() {
-  if (g_solver == "sap") return nullptr;  // ContactStep solves the global form by SAP
-  if (g_solver == "pgs") {
+std::unique_ptr<constraints::ConstraintSolver> make_solver(const std::string& solver) {
+  if (solver == "sap") return nullptr;  // ContactStep solves the global form by SAP
+  if (solver == "pgs") {
     constraints::PgsOptions o;
     o.stop = {1e-8, 10000};
     return std::make_unique<constraints::PgsSolver>(o);
   }
   constraints::NewtonOptions o;
-  o.function =
-      g_solver == "newton_fb" ? constraints::NcpFunction::kFischerBurmeister : constraints::NcpFunction::kMinMap;
+  o.function = solver == "newton_fb" ? constraints::NcpFunction::kFischerBurmeister : constraints::NcpFunction::kMinMap;
   return std::make_unique<constraints::NewtonSolver>(*g_backend, o);
 }
 
 // Runs @p steps steps of ContactStep from @p s; false (with the reason in the state) on a failed step.
 bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
-               const std::vector<const constraints::Constraint*>& constraints, integrators::State& s, int steps) {
-  integrators::ContactStep stepper(make_solver());
+               const std::vector<const constraints::Constraint*>& constraints, integrators::State& s, int steps,
+               const std::string& solver = g_solver) {
+  integrators::ContactStep stepper(make_solver(solver));
   long after_first = 0;  // heap allocations of the steps after the first
   long iterations = 0;   // of the contact solver, over all steps
   for (int k = 0; k < steps; ++k) {
@@ -137,13 +141,13 @@ class StepClock {
   double total_ = 0.0;
 };
 
-void sinew_drop(benchmark::State& state) {
+void sinew_drop(benchmark::State& state, const std::string& solver) {
   double x = 0.0;
   StepClock clock;
   for (auto _ : state) {
     clock.start();
     scene::ContactScene s = scene::drop_scene(kHalf, kDrop, kSpeed, kMu);
-    if (!run_sinew(state, *s.system, s.constraints(), s.state, kDropSteps)) return;
+    if (!run_sinew(state, *s.system, s.constraints(), s.state, kDropSteps, solver)) return;
     clock.stop();
     x = s.body_position(0)[0];
   }
@@ -151,14 +155,14 @@ void sinew_drop(benchmark::State& state) {
   state.counters["x_error"] = std::abs(x / drop_rest_x() - 1.0);
 }
 
-void sinew_stack(benchmark::State& state) {
+void sinew_stack(benchmark::State& state, const std::string& solver) {
   double drift = 0.0;
   StepClock clock;
   for (auto _ : state) {
     clock.start();
     scene::ContactScene s = scene::box_stack_scene(kBoxes, kMu);
     const Vec3 start = s.body_position(kBoxes - 1);
-    if (!run_sinew(state, *s.system, s.constraints(), s.state, kStackSteps)) return;
+    if (!run_sinew(state, *s.system, s.constraints(), s.state, kStackSteps, solver)) return;
     clock.stop();
     drift = norm(s.body_position(kBoxes - 1) - start);
   }
@@ -391,12 +395,21 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   g_backend = make_backend("serial");
-  for (const auto& [name, fn] :
-       {std::pair{"drop/sinew", &sinew_drop}, std::pair{"drop/mujoco", &mujoco_drop},
-        std::pair{"stack/sinew", &sinew_stack}, std::pair{"stack/mujoco", &mujoco_stack},
-        std::pair{"chain/sinew", &sinew_chain}, std::pair{"chain/mujoco", &mujoco_chain},
-        std::pair{"chain/mujoco_euler_h20us", &mujoco_chain_fine}, std::pair{"chain/mujoco_rk4", &mujoco_chain_rk4}})
+  // The cube and the stack with the solver of --solver and with SAP (the convex model in the
+  // global form, no Delassus matrix), side by side with MuJoCo.
+  const auto reg = [](const char* name, auto fn) {
     benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMillisecond)->UseRealTime();
+  };
+  reg("drop/sinew", [](benchmark::State& st) { sinew_drop(st, g_solver); });
+  reg("drop/sinew_sap", [](benchmark::State& st) { sinew_drop(st, "sap"); });
+  reg("drop/mujoco", &mujoco_drop);
+  reg("stack/sinew", [](benchmark::State& st) { sinew_stack(st, g_solver); });
+  reg("stack/sinew_sap", [](benchmark::State& st) { sinew_stack(st, "sap"); });
+  reg("stack/mujoco", &mujoco_stack);
+  reg("chain/sinew", &sinew_chain);
+  reg("chain/mujoco", &mujoco_chain);
+  reg("chain/mujoco_euler_h20us", &mujoco_chain_fine);
+  reg("chain/mujoco_rk4", &mujoco_chain_rk4);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_backend.reset();

@@ -442,10 +442,14 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
     solution.v = v;
     solution.r = w.gamma;
     report.status = status;
-    report.message = "sap: " + message + " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " +
-                     number_text(report.error, 3) + ")";
-    report.states.clear();
-    for (const BlockEval& e : w.evals) report.states.push_back(e.state);
+    // A converged solve (every step of an integrator) says so without formatting numbers: its
+    // error is in the report; the others carry the figures.
+    report.message = "sap: " + message;
+    if (status != SolverStatus::kConverged)
+      report.message += " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " +
+                        number_text(report.error, 3) + ")";
+    report.states.resize(w.evals.size());
+    for (std::size_t b = 0; b < w.evals.size(); ++b) report.states[b] = w.evals[b].state;
     return report;
   };
   for (int it = 0;; ++it) {
@@ -498,7 +502,10 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
       for (int k = 0; k < 100; ++k) {
         double curvature = 0.0;
         const double g = slope(alpha, &curvature);
-        if (std::fabs(g) <= 1e-14 * std::fabs(g0)) break;
+        // Stop at the root, or where g is round-off: its terms' sizes times 1e-13 (a stricter
+        // test only bisects down to 1e-15 of the bracket, about 20 evaluations a search).
+        const double terms = std::fabs(dMv) + alpha * dMd + w.du.norm() * w.gamma_a.norm();
+        if (std::fabs(g) <= 1e-14 * std::fabs(g0) || std::fabs(g) <= 1e-13 * terms) break;
         (g < 0.0 ? lo : hi) = alpha;
         const double next = curvature > 0.0 ? alpha - g / curvature : 0.5 * (lo + hi);
         alpha = (next > lo && next < hi) ? next : 0.5 * (lo + hi);

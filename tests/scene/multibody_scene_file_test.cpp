@@ -226,6 +226,27 @@ TEST(MultibodySceneFile, WrongTypesAreErrors) {
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/bodies", "array of objects");
 }
 
+// SAP from a scene file, its Newton matrix dense (the default at these 36 velocities) or
+// sparse ("dense_max_velocities": 0): the same motion up to round-off.
+TEST(MultibodySceneFile, SapFactorsDenseOrSparseAsTheFileSays) {
+  auto backend = make_backend("serial");
+  std::vector<Eigen::VectorXd> ends;
+  for (int dense_max : {72, 0}) {
+    nlohmann::json j = valid();
+    j["integrator"]["solver"] = {{"type", "sap"}, {"dense_max_velocities", dense_max}};
+    std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+    for (int k = 0; k < 5; ++k) {
+      const StepOutcome out = sim->step();
+      ASSERT_TRUE(out.ok()) << out.message;
+    }
+    ends.push_back(dynamic_cast<MultibodySimulation&>(*sim).state().q);
+  }
+  EXPECT_LT((ends[0] - ends[1]).norm(), 1e-10);
+  nlohmann::json j = valid();
+  j["integrator"]["solver"] = {{"type", "sap"}, {"dense_max_velocities", -1}};
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/solver/dense_max_velocities");
+}
+
 TEST(MultibodySceneFile, OutOfRangeValuesAreErrors) {
   nlohmann::json j = valid();
   j["bodies"][0]["mass"] = -1.0;

@@ -79,6 +79,7 @@ SolverSpec read_solver(JsonObject o) {
     p.rigid_fraction = o.real_above("rigid_fraction", p.rigid_fraction, 0.0);
     p.sigma = o.real_above("sigma", p.sigma, 0.0);
     p.max_step = o.real_above("max_step", p.max_step, 0.0);
+    p.dense_max_velocities = o.integer("dense_max_velocities", p.dense_max_velocities, 0, 1000000000);
   }
   o.finish();
   return s;

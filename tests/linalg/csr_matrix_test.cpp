@@ -153,5 +153,25 @@ TEST(CsrMatrix, DiagonalIsTheDenseDiagonal) {
   }
 }
 
+// The host product agrees with a dense product and with the serial backend's spmv bit for bit.
+TEST(CsrMatrix, MultiplyIsTheSerialSpmv) {
+  auto backend = make_backend("serial");
+  Eigen::VectorXd y = Eigen::VectorXd::Constant(2, 7.0);  // resized, stale contents overwritten
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const CsrMatrix A = test::random_csr(30, 20, 0.2, seed);
+    const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(20, -1.0, 2.0);
+    csr_multiply(A, x, y);
+    ASSERT_EQ(y.size(), 30);
+    EXPECT_LT((y - Eigen::MatrixXd(to_eigen(A)) * x).norm(), 1e-13 * (1.0 + y.norm())) << "seed " << seed;
+    const DeviceCsr dA = to_device(*backend, A);
+    DeviceArray<double> dx = backend->upload(std::vector<double>(x.data(), x.data() + x.size()));
+    DeviceArray<double> dy = backend->upload(std::vector<double>(30, 0.0));
+    backend->spmv(1.0, dA, Op::kNoTranspose, dx, 0.0, dy);
+    Eigen::VectorXd serial(30);
+    backend->download(dy, serial.data(), 30);
+    EXPECT_TRUE(serial == y) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace sinew::linalg_csr_matrix_test

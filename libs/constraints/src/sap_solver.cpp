@@ -72,16 +72,6 @@ double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<In
   return cost;
 }
 
-// y = A x into y's storage (sized by the caller's first use, then reused).
-void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-  y.resize(A.rows);
-  for (Index i = 0; i < A.rows; ++i) {
-    double sum = 0.0;
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) sum += A.values[k] * x[A.col_idx[k]];
-    y[i] = sum;
-  }
-}
-
 }  // namespace
 
 // What a solve keeps for the next: the Jacobian J = H^T gathered block by block, the Newton
@@ -409,21 +399,21 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   // The common error measure (natural_map.hpp) of the ORIGINAL problem (without R) at r = gamma:
   // u = W gamma + q = H^T M^-1 (H gamma + f) + w + C gamma (to_delassus), one solve with M's
   // factor; natural_map_error(problem, r, u) reads only q and the blocks, so W is not formed.
-  multiply(w.J, w.v_star, w.original.q);
+  csr_multiply(w.J, w.v_star, w.original.q);
   w.original.q += p.w;
   w.original.blocks = p.blocks;
   // @p H_impulse = H impulse, the last iterate's (kept from the gradient).
   const auto natural_map = [&](const Eigen::VectorXd& impulse, const Eigen::VectorXd& H_impulse) {
     w.mass_rhs = H_impulse + p.f;
     mass.solve_in_place(w.mass_rhs);
-    multiply(w.J, w.mass_rhs, w.u_r);
+    csr_multiply(w.J, w.mass_rhs, w.u_r);
     w.u_r += p.w;
     if (p.compliance.size()) w.u_r += p.compliance.cwiseProduct(impulse);
     return natural_map_error(w.original, impulse, w.u_r).relative;
   };
   Eigen::VectorXd& v = w.v;
   if (solution.r.size() == m) {
-    multiply(p.H, solution.r, v);
+    csr_multiply(p.H, solution.r, v);
     v += p.f;
     mass.solve_in_place(v);
   } else {
@@ -453,12 +443,12 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
     return report;
   };
   for (int it = 0;; ++it) {
-    multiply(w.J, v, w.u);
+    csr_multiply(w.J, v, w.u);
     w.u += p.w;
     evaluate(p.blocks, offsets, R, w.u, w.gamma, &w.evals);
-    multiply(p.M, v, w.Mv);
+    csr_multiply(p.M, v, w.Mv);
     w.momentum = w.Mv - p.f;  // M (v - v*), M v* = f
-    multiply(p.H, w.gamma, w.impulse);
+    csr_multiply(p.H, w.gamma, w.impulse);
     w.grad = w.momentum - w.impulse;
     const double scale = std::max(w.D.cwiseProduct(w.Mv).norm(), w.D.cwiseProduct(w.impulse).norm());
     optimality = w.D.cwiseProduct(w.grad).norm() / (scale > 0.0 ? scale : 1.0);
@@ -476,10 +466,10 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
     w.dv = w.grad;
     w.solve_newton(dense_path, w.dv);
     w.dv = -w.dv;
-    multiply(w.J, w.dv, w.du);
+    csr_multiply(w.J, w.dv, w.du);
     // Exact line search: root of g(a) = dv^T M (v + a dv - v*) - du^T gamma(a) on [0, max_step]
     // (l is convex along the line: g is non-decreasing), safeguarded Newton-bisection.
-    multiply(p.M, w.dv, w.mass_rhs);
+    csr_multiply(p.M, w.dv, w.mass_rhs);
     const double dMd = w.dv.dot(w.mass_rhs), dMv = w.dv.dot(w.momentum);
     const auto slope = [&](double a, double* curvature) {
       w.u_a = w.u + a * w.du;

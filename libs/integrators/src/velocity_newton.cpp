@@ -31,15 +31,6 @@ bool all_finite(const CsrMatrix& A) {
   return true;
 }
 
-void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-  y.setZero(A.rows);
-  for (Index i = 0; i < A.rows; ++i) {
-    double s = 0.0;
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * x[A.col_idx[k]];
-    y[i] = s;
-  }
-}
-
 namespace {
 // Row i of C = sum_k s_k B_k (or of (C + C^T) / 2) into A by a dense scatter over the row's
 // columns: the same sums in the same order as Eigen's sparse expressions, without their
@@ -280,7 +271,7 @@ bool StageSolver::residual(const Eigen::VectorXd& u, Eigen::VectorXd& r) {
     require_square(ws_.M, n_, "mass_matrix()");
     if (!all_finite(ws_.M)) return what_ = "mass matrix", false;
   }
-  multiply(ws_.M, u - u0_, r);
+  csr_multiply(ws_.M, u - u0_, r);
   r += c0_;
   if (st_.w != 0.0) {
     sys_.forces(tf, ws_.q_f, ws_.v_f, st_.gyroscopic_implicit ? model::ForcePart::kAll : model::ForcePart::kElastic,
@@ -299,7 +290,7 @@ std::pair<double, double> StageSolver::energy(const Eigen::VectorXd& u) {
   // gradient is r(u) exactly when F = -grad V - D0 v and M, D0 are constant over the step. Uses
   // its own buffers so that the residual point (q_f, v_f) stays the current iterate's.
   const Eigen::VectorXd du = u - u0_;
-  multiply(ws_.M, du, e_tmp_);
+  csr_multiply(ws_.M, du, e_tmp_);
   const double kinetic = 0.5 * du.dot(e_tmp_);
   e_mix_ = st_.c * u + (1.0 - st_.c) * u0_;
   sys_.advance_positions(in_.q, e_mix_, st_.a * h_, e_q_);
@@ -307,7 +298,7 @@ std::pair<double, double> StageSolver::energy(const Eigen::VectorXd& u) {
   double dissipation = 0.0;
   if (D0_.nnz() > 0) {
     e_mix_ = st_.b * u + (1.0 - st_.b) * u0_;
-    multiply(D0_, e_mix_, e_tmp_);
+    csr_multiply(D0_, e_mix_, e_tmp_);
     dissipation = 0.5 * h_ * st_.w / st_.b * e_mix_.dot(e_tmp_);
   }
   const double linear = u.dot(c0_);
@@ -381,7 +372,7 @@ StepReport StageSolver::run(State& out) {
   rep.residual_norms.push_back(rnorm);
   // Round-off floor: r = M (u - u0) - h f cannot be computed more accurately than a few ulps of
   // its largest terms, so a relative tolerance below that would never be met.
-  multiply(ws_.M, u0_, ws_.r_trial);
+  csr_multiply(ws_.M, u0_, ws_.r_trial);
   const double floor =
       100.0 * std::numeric_limits<double>::epsilon() * (ws_.r_trial.norm() + h_ * ws_.f0.norm() + h_ * ws_.g0.norm());
   rep.tolerance = std::max({opt_.absolute_tolerance, opt_.relative_tolerance * rnorm, floor});

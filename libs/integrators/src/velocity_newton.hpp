@@ -65,9 +65,6 @@ void pin_fixed(const std::vector<Index>& fixed, CsrMatrix& A, Eigen::VectorXd* b
 // The system's fixed velocity DOFs, checked to lie in [0, n); @p who names the integrator.
 const std::vector<Index>& checked_fixed_dofs(const model::DynamicalSystem& system, const char* who);
 
-// y = A x for CSR A.
-void multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y);
-
 // Factors A with the workspace's solver (made on first use) and solves A x = b. Returns false
 // with a message when the solver rejects A or the solution is not finite.
 bool factor_and_solve(Workspace& ws, LinearSolverKind kind, const CsrMatrix& A, const Eigen::VectorXd& b,

@@ -61,6 +61,15 @@ void csr_diagonal(const CsrMatrix& A, Eigen::VectorXd& d) {
   }
 }
 
+void csr_multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  y.resize(A.rows);
+  for (Index i = 0; i < A.rows; ++i) {
+    double sum = 0.0;
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) sum += A.values[k] * x[A.col_idx[k]];
+    y[i] = sum;
+  }
+}
+
 void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
                        bool transposed, CsrMatrix& out) {
   out.rows = rows;

@@ -62,6 +62,11 @@ EigenCsr to_eigen(const CsrMatrix& A);
 /// diagonal entry is stored.
 void csr_diagonal(const CsrMatrix& A, Eigen::VectorXd& d);
 
+/// y = @p A x on the host into @p y, whose storage is reused: each row summed in column order
+/// (the same bits as the serial backend's spmv), for small per-step products that should not
+/// allocate or go through a backend.
+void csr_multiply(const CsrMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd& y);
+
 /// A read-only Eigen view of a CsrMatrix's arrays: Eigen's sparse products without a copy.
 using EigenCsrView = Eigen::Map<const EigenCsr>;
 /// Views valid @p A (unchecked: validate it first) as Eigen's row-major sparse matrix, without

@@ -3,7 +3,9 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/number_text.hpp"
@@ -70,6 +72,18 @@ double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<In
     if (evals) (*evals)[b] = ev;
   }
   return cost;
+}
+
+// "converged in N Newton steps" in a buffer that fits the small-string storage of no std::string:
+// built without temporaries (the finish() of every converged solve).
+struct ConvergedText {
+  char text[48];
+  operator std::string_view() const { return text; }
+};
+ConvergedText converged_text(int steps) {
+  ConvergedText t;
+  std::snprintf(t.text, sizeof t.text, "converged in %d Newton steps", steps);
+  return t;
 }
 
 }  // namespace
@@ -425,7 +439,7 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   SolverReport report;
   double optimality = 0.0;
   // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
-  const auto finish = [&](SolverStatus status, const std::string& message) {
+  const auto finish = [&](SolverStatus status, std::string_view message) {
     report.error = natural_map(w.gamma, w.impulse);
     if (report.iterations > 0) report.error_history.push_back(report.error);
     if (status != SolverStatus::kFailed && !std::isfinite(report.error)) status = SolverStatus::kFailed;
@@ -434,7 +448,8 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
     report.status = status;
     // A converged solve (every step of an integrator) says so without formatting numbers: its
     // error is in the report; the others carry the figures.
-    report.message = "sap: " + message;
+    report.message.reserve(96);  // one allocation for the whole message
+    report.message.append("sap: ").append(message);
     if (status != SolverStatus::kConverged)
       report.message += " (scaled gradient " + number_text(optimality, 3) + ", natural-map error " +
                         number_text(report.error, 3) + ")";
@@ -454,8 +469,7 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
     optimality = w.D.cwiseProduct(w.grad).norm() / (scale > 0.0 ? scale : 1.0);
     if (!std::isfinite(optimality))
       return finish(SolverStatus::kFailed, "non-finite gradient at step " + std::to_string(it));
-    if (optimality <= options_.stop.tolerance)
-      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it) + " Newton steps");
+    if (optimality <= options_.stop.tolerance) return finish(SolverStatus::kConverged, converged_text(it));
     if (it == options_.stop.max_iterations)
       return finish(SolverStatus::kNotConverged, "scaled gradient " + number_text(optimality, 3) + " > tolerance " +
                                                      number_text(options_.stop.tolerance, 3) + " after " +

@@ -72,6 +72,53 @@ inline Cloth make_cloth(int nx, int ny, double sx, double sy, double z) {
   return c;
 }
 
+// A closed, outward-oriented box mesh with half extents h, each face split into a k x k grid.
+inline Cloth box_mesh(const Vec3& h, int k) {
+  Cloth m;
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = -1; side <= 1; side += 2) {
+      const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+      const Index base = Index(m.x.size());
+      for (int j = 0; j <= k; ++j)
+        for (int i = 0; i <= k; ++i) {
+          Vec3 p;
+          p[axis] = side * h[axis];
+          p[u] = h[u] * (-1 + 2.0 * i / k);
+          p[w] = h[w] * (-1 + 2.0 * j / k);
+          m.x.push_back(p);
+        }
+      for (int j = 0; j < k; ++j)
+        for (int i = 0; i < k; ++i) {
+          const Index a = base + j * (k + 1) + i, b = a + 1, c = a + k + 1, d = c + 1;
+          // (u, w, axis) is right-handed, so (a, b, d) faces +axis; flip for the -axis side.
+          if (side > 0) {
+            m.tri.push_back({a, b, d});
+            m.tri.push_back({a, d, c});
+          } else {
+            m.tri.push_back({a, d, b});
+            m.tri.push_back({a, c, d});
+          }
+        }
+    }
+  // Weld duplicated vertices along the box edges so that the mesh is closed.
+  std::vector<Index> remap(m.x.size());
+  std::vector<Vec3> unique;
+  for (size_t v = 0; v < m.x.size(); ++v) {
+    Index found = -1;
+    for (size_t u = 0; u < unique.size() && found < 0; ++u)
+      if (v3::sqdist(unique[u], m.x[v]) < 1e-20) found = Index(u);
+    if (found < 0) {
+      found = Index(unique.size());
+      unique.push_back(m.x[v]);
+    }
+    remap[v] = found;
+  }
+  for (auto& t : m.tri)
+    for (Index& v : t) v = remap[v];
+  m.x = unique;
+  return m;
+}
+
 // Positively oriented tet (x0, x1, x2, x3): det(x1 - x0, x2 - x0, x3 - x0) > 0.
 inline double orientation(const std::vector<Vec3>& x, const Index* t) {
   return dot(v3::sub(x[t[1]], x[t[0]]), cross(v3::sub(x[t[2]], x[t[0]]), v3::sub(x[t[3]], x[t[0]])));

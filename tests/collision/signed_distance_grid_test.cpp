@@ -9,56 +9,9 @@
 namespace sinew::collision_signed_distance_grid_test {
 namespace {
 
-// A closed, outward-oriented box mesh with half extents h, each face split into a k x k grid.
-test::Cloth box_mesh(const Vec3& h, int k) {
-  test::Cloth m;
-  for (int axis = 0; axis < 3; ++axis)
-    for (int side = -1; side <= 1; side += 2) {
-      const int u = (axis + 1) % 3, w = (axis + 2) % 3;
-      const Index base = Index(m.x.size());
-      for (int j = 0; j <= k; ++j)
-        for (int i = 0; i <= k; ++i) {
-          Vec3 p;
-          p[axis] = side * h[axis];
-          p[u] = h[u] * (-1 + 2.0 * i / k);
-          p[w] = h[w] * (-1 + 2.0 * j / k);
-          m.x.push_back(p);
-        }
-      for (int j = 0; j < k; ++j)
-        for (int i = 0; i < k; ++i) {
-          const Index a = base + j * (k + 1) + i, b = a + 1, c = a + k + 1, d = c + 1;
-          // (u, w, axis) is right-handed, so (a, b, d) faces +axis; flip for the -axis side.
-          if (side > 0) {
-            m.tri.push_back({a, b, d});
-            m.tri.push_back({a, d, c});
-          } else {
-            m.tri.push_back({a, d, b});
-            m.tri.push_back({a, c, d});
-          }
-        }
-    }
-  // Weld duplicated vertices along the box edges so that the mesh is closed.
-  std::vector<Index> remap(m.x.size());
-  std::vector<Vec3> unique;
-  for (size_t v = 0; v < m.x.size(); ++v) {
-    Index found = -1;
-    for (size_t u = 0; u < unique.size() && found < 0; ++u)
-      if (v3::sqdist(unique[u], m.x[v]) < 1e-20) found = Index(u);
-    if (found < 0) {
-      found = Index(unique.size());
-      unique.push_back(m.x[v]);
-    }
-    remap[v] = found;
-  }
-  for (auto& t : m.tri)
-    for (Index& v : t) v = remap[v];
-  m.x = unique;
-  return m;
-}
-
 TEST(SignedDistanceGrid, NodesHoldTheExactSignedDistanceOfABox) {
   const Vec3 h = v3::make(0.5, 0.3, 0.2);
-  const test::Cloth m = box_mesh(h, 3);
+  const test::Cloth m = test::box_mesh(h, 3);
   SignedDistanceGrid grid;
   grid.build(m.x, m.tri, SdfGridOptions{0.05, 3});
   const SdfGridView g = grid.view();
@@ -76,7 +29,7 @@ TEST(SignedDistanceGrid, NodesHoldTheExactSignedDistanceOfABox) {
 
 TEST(SignedDistanceGrid, InterpolationIsCloseAndSignsAreRight) {
   const Vec3 h = v3::make(0.5, 0.3, 0.2);
-  const test::Cloth m = box_mesh(h, 2);
+  const test::Cloth m = test::box_mesh(h, 2);
   SignedDistanceGrid grid;
   const double cell = 0.02;
   grid.build(m.x, m.tri, SdfGridOptions{cell, 3});
@@ -97,7 +50,7 @@ TEST(SignedDistanceGrid, InterpolationIsCloseAndSignsAreRight) {
 }
 
 TEST(SignedDistanceGrid, BadMeshesAreErrors) {
-  test::Cloth m = box_mesh(v3::make(1, 1, 1), 1);
+  test::Cloth m = test::box_mesh(v3::make(1, 1, 1), 1);
   SignedDistanceGrid grid;
   EXPECT_SINEW_ERROR(grid.query(v3::make(0, 0, 0)), "build() first");
   auto open = m.tri;
@@ -112,7 +65,7 @@ TEST(SignedDistanceGrid, BadMeshesAreErrors) {
 
 TEST(SignedDistanceGrid, NarrowPhaseContactsAgainstAPlacedMovingGrid) {
   const Vec3 h = v3::make(0.5, 0.5, 0.5);
-  const test::Cloth m = box_mesh(h, 1);
+  const test::Cloth m = test::box_mesh(h, 1);
   SignedDistanceGrid grid;
   grid.build(m.x, m.tri, SdfGridOptions{0.05, 3});
   // The box, lifted by 1 and spinning about z, under a cloth hovering 0.02 above its top face.

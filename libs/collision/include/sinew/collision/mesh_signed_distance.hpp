@@ -1,0 +1,52 @@
+/// @file
+/// @brief MeshSignedDistance: the exact signed distance of points to a closed triangle mesh (an
+/// obstacle or collider given as a mesh), by a BVH nearest-triangle query and the sign of the
+/// angle-weighted pseudo-normal of the closest feature (Baerentzen and Aanaes 2005).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "sinew/collision/bvh.hpp"
+#include "sinew/collision/point_shape.hpp"
+
+namespace sinew {
+
+/// Exact signed distance to a closed, outward-oriented triangle mesh: negative inside, the
+/// normal pointing out of the mesh at the closest point, the closest point on the surface. What
+/// point_shape() gives for an analytic shape, for a mesh; SignedDistanceGrid samples it.
+class MeshSignedDistance {
+ public:
+  /// Keeps the mesh, its pseudo-normals and a Bvh of its triangles.
+  /// @param positions (n_vertices) points, in the mesh's own frame.
+  /// @param triangles (n_triangles x 3) vertex indices, counter-clockwise seen from outside.
+  /// @throws sinew::Error for an empty mesh, an index out of range (naming the triangle), a mesh
+  /// that is not closed (naming an edge and how many triangles share it) or a non-finite point.
+  void build(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles);
+
+  /// Signed distance, outward unit normal and closest surface point at @p p (the mesh's frame).
+  /// Off the surface the normal is (p - closest) / distance, signed; on it, the closest
+  /// feature's normalized pseudo-normal. @throws sinew::Error before build().
+  SignedDistance query(const Vec3& p) const;
+
+  /// Whether build() has succeeded.
+  bool built() const { return !triangles_.empty(); }
+  /// The mesh's points (n_vertices).
+  const std::vector<Vec3>& positions() const { return positions_; }
+  /// The mesh's triangles (n_triangles x 3).
+  const std::vector<std::array<Index, 3>>& triangles() const { return triangles_; }
+  /// Bounds of the mesh.
+  const Aabb& bounds() const { return bounds_; }
+
+ private:
+  std::vector<Vec3> positions_;
+  std::vector<std::array<Index, 3>> triangles_;
+  std::vector<Vec3> face_normal_;                 // (n_triangles) unit face normals
+  std::vector<std::array<Vec3, 3>> edge_normal_;  // per triangle, edges ab, bc, ca: sum of both faces
+  std::vector<Vec3> vertex_normal_;               // (n_vertices) angle-weighted
+  Bvh bvh_;
+  Aabb bounds_ = empty_aabb();
+  double extent_ = 0.0;  // the bounds' largest side: the scale of "on the surface"
+};
+
+}  // namespace sinew

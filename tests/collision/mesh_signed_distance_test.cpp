@@ -1,0 +1,101 @@
+// MeshSignedDistance: the exact signed distance of a closed triangle mesh against the analytic
+// box (the same distances, normals and closest points), signs on a coarse sphere, bad meshes.
+#include "sinew/collision/mesh_signed_distance.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "collision_test_util.hpp"
+#include "expect_error.hpp"
+
+namespace sinew::collision_mesh_signed_distance_test {
+namespace {
+
+// A box mesh (faces split k x k) gives point_shape()'s answer for the box: distance, normal and
+// closest point, inside and outside, wherever the closest point is unique (away from the
+// box's medial surfaces, where the normal may be either face's).
+TEST(MeshSignedDistance, ABoxMeshIsTheAnalyticBox) {
+  const Vec3 h = v3::make(0.5, 0.3, 0.2);
+  const Shape box{ShapeType::kBox, {h[0], h[1], h[2]}};
+  for (int k : {1, 3}) {
+    const test::Cloth m = test::box_mesh(h, k);
+    MeshSignedDistance mesh;
+    mesh.build(m.x, m.tri);
+    test::Rng rng(40 + k);
+    int inside = 0, outside = 0;
+    for (int i = 0; i < 3000; ++i) {
+      const Vec3 p = rng.vec(-0.9, 0.9);
+      const SignedDistance a = point_shape(p, box, identity_pose()), b = mesh.query(p);
+      EXPECT_NEAR(b.distance, a.distance, 1e-12) << "k " << k << " point " << i;
+      // The closest point is unique unless two faces are (nearly) equally close from inside.
+      double face[6];
+      for (int axis = 0; axis < 3; ++axis) {
+        face[2 * axis] = h[axis] - p[axis];
+        face[2 * axis + 1] = h[axis] + p[axis];
+      }
+      std::sort(face, face + 6);
+      if (a.distance < 0.0 && face[1] - face[0] < 1e-6) continue;
+      EXPECT_LT(norm(v3::sub(b.normal, a.normal)), 1e-9) << "k " << k << " point " << i;
+      EXPECT_LT(norm(v3::sub(b.closest, a.closest)), 1e-12) << "k " << k << " point " << i;
+      (a.distance < 0.0 ? inside : outside)++;
+    }
+    EXPECT_GT(inside, 80);  // the box fills 4% of the sampled cube
+    EXPECT_GT(outside, 1000);
+    // On the surface: distance 0 and the face's normal.
+    const SignedDistance on = mesh.query(v3::make(0.1, 0.05, 0.2));
+    EXPECT_NEAR(on.distance, 0.0, 1e-15);
+    EXPECT_LT(norm(v3::sub(on.normal, v3::make(0, 0, 1))), 1e-12);
+  }
+}
+
+// An icosahedron: every point's sign is its side of the polyhedron's face planes.
+TEST(MeshSignedDistance, SignsOfAConvexPolyhedronAreItsFacePlanes) {
+  const double g = (1.0 + std::sqrt(5.0)) / 2.0;
+  const std::vector<Vec3> x = {v3::make(-1, g, 0), v3::make(1, g, 0), v3::make(-1, -g, 0), v3::make(1, -g, 0),
+                               v3::make(0, -1, g), v3::make(0, 1, g), v3::make(0, -1, -g), v3::make(0, 1, -g),
+                               v3::make(g, 0, -1), v3::make(g, 0, 1), v3::make(-g, 0, -1), v3::make(-g, 0, 1)};
+  const std::vector<std::array<Index, 3>> tri = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                                 {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                                 {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                                 {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  MeshSignedDistance mesh;
+  mesh.build(x, tri);
+  test::Rng rng(44);
+  for (int i = 0; i < 2000; ++i) {
+    const Vec3 p = rng.vec(-2.5, 2.5);
+    double beyond = -HUGE_VAL;  // largest signed distance to a face plane: > 0 outside
+    for (const auto& t : tri) {
+      const Vec3 n = v3::normalized_or(cross(v3::sub(x[t[1]], x[t[0]]), v3::sub(x[t[2]], x[t[0]])), v3::make(0, 0, 0));
+      beyond = std::max(beyond, dot(n, v3::sub(p, x[t[0]])));
+    }
+    if (std::fabs(beyond) < 1e-9) continue;
+    const SignedDistance d = mesh.query(p);
+    EXPECT_EQ(d.distance < 0.0, beyond < 0.0) << "point " << i;
+    if (beyond < 0.0) {
+      EXPECT_NEAR(d.distance, beyond, 1e-12) << "inside: the nearest face plane (convex)";
+    }
+    EXPECT_NEAR(norm(d.normal), 1.0, 1e-12);
+  }
+}
+
+TEST(MeshSignedDistance, BadMeshesAreErrorsAndKeepNothing) {
+  const test::Cloth m = test::box_mesh(v3::make(1, 1, 1), 1);
+  MeshSignedDistance mesh;
+  EXPECT_SINEW_ERROR(mesh.query(v3::make(0, 0, 0)), "build() first");
+  auto open = m.tri;
+  open.pop_back();
+  EXPECT_SINEW_ERROR(mesh.build(m.x, open), "must be closed", "shared by 1 triangles");
+  EXPECT_FALSE(mesh.built());
+  auto bad = m.tri;
+  bad[5][2] = 100;
+  EXPECT_SINEW_ERROR(mesh.build(m.x, bad), "triangle 5", "vertex index 100");
+  EXPECT_SINEW_ERROR(mesh.build(m.x, {}), "no triangles");
+  auto nan = m.x;
+  nan[3][1] = NAN;
+  EXPECT_SINEW_ERROR(mesh.build(nan, m.tri), "point 3", "not finite");
+  EXPECT_FALSE(mesh.built());
+}
+
+}  // namespace
+}  // namespace sinew::collision_mesh_signed_distance_test

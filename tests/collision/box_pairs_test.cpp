@@ -66,11 +66,16 @@ double golden_minimum(F f) {
   return std::min({f(0.0), f(1.0), f(0.5 * (lo + hi))});
 }
 
+// A box with half extents drawn in [0.05, 0.6].
+Shape random_box(test::Rng& rng) {
+  return Shape{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+}
+
 TEST(BoxPairs, SegmentBoxMinimumIsExactInsideAndOutside) {
   test::Rng rng(73);
   int through = 0, outside = 0;
   for (int i = 0; i < 3000; ++i) {
-    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Shape box = random_box(rng);
     const Pose pb = rng.pose(0.5);
     // Segments of every length, many through the box and many beside it.
     const double reach = rng.uniform(0.2, 2.0);
@@ -94,7 +99,7 @@ TEST(BoxPairs, AnEdgeSkippedBeyondAFaceIsFartherThanTheMargin) {
   test::Rng rng(75);
   int skipped = 0, kept_near = 0;
   for (int i = 0; i < 4000; ++i) {
-    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Shape box = random_box(rng);
     const Pose pb = rng.pose(0.5);
     const double reach = rng.uniform(0.2, 2.0), margin = rng.uniform(-0.05, 0.2);
     const Vec3 p0 = rng.vec(-reach, reach), p1 = rng.vec(-reach, reach);
@@ -116,7 +121,7 @@ TEST(BoxPairs, AnEdgeSkippedByItsEndSlopesHasItsMinimumAtAnEnd) {
   test::Rng rng(76);
   int skipped = 0, searched = 0;
   for (int i = 0; i < 4000; ++i) {
-    const Shape box{ShapeType::kBox, {rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6), rng.uniform(0.05, 0.6)}};
+    const Shape box = random_box(rng);
     const Pose pb = rng.pose(0.5);
     const Vec3 p0 = rng.vec(-1.0, 1.0), p1 = rng.vec(-1.0, 1.0);
     const SignedDistance s0 = point_shape(p0, box, pb), s1 = point_shape(p1, box, pb);

@@ -41,11 +41,14 @@ void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std
       vertex[a] = v3::madd(vertex[a], std::acos(std::clamp(dot(u, w), -1.0, 1.0)), n);
     }
   }
-  for (const auto& [e, use] : edges)
-    require(use.first == 2, [&] {
+  for (const auto& entry : edges) {  // not a structured binding: C++17 lambdas cannot capture one
+    const EdgeKey& e = entry.first;
+    const int uses = entry.second.first;
+    require(uses == 2, [&] {
       return "MeshSignedDistance::build: the mesh must be closed, but edge (" + std::to_string(e.first) + ", " +
-             std::to_string(e.second) + ") is shared by " + std::to_string(use.first) + " triangles instead of 2";
+             std::to_string(e.second) + ") is shared by " + std::to_string(uses) + " triangles instead of 2";
     });
+  }
   std::vector<std::array<Vec3, 3>> edge(tris.size());
   for (std::size_t t = 0; t < tris.size(); ++t)
     for (int k = 0; k < 3; ++k) edge[t][k] = edges.at(key(tris[t][k], tris[t][(k + 1) % 3])).second;

@@ -23,4 +23,21 @@ Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal, double frict
   return o;
 }
 
+SignedDistance obstacle_distance(const Vec3& x, const Obstacle& o) {
+  if (!o.mesh) return point_shape(x, o.shape, o.pose);
+  const SignedDistance local = o.mesh->query(to_local(o.pose, x));
+  return SignedDistance{local.distance, to_world_direction(o.pose, local.normal), to_world(o.pose, local.closest)};
+}
+
+Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
+                       const Pose& pose, double friction) {
+  auto mesh = std::make_shared<MeshSignedDistance>();
+  mesh->build(positions, triangles);
+  Obstacle o;
+  o.pose = pose;
+  o.friction = friction;
+  o.mesh = std::move(mesh);
+  return o;
+}
+
 }  // namespace sinew

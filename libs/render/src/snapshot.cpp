@@ -103,7 +103,12 @@ std::vector<RenderMesh> obstacle_meshes(const std::vector<Obstacle>& obstacles, 
   std::vector<RenderMesh> out;
   for (const Obstacle& o : obstacles) {
     std::vector<RenderMesh> parts;
-    if (o.shape.type == ShapeType::kHalfSpace) {
+    if (o.mesh) {
+      RenderMesh m;
+      m.vertices = o.mesh->positions();
+      m.triangles = o.mesh->triangles();
+      parts.push_back(std::move(m));
+    } else if (o.shape.type == ShapeType::kHalfSpace) {
       const Vec3 c = to_local(o.pose, ground.centre);  // the patch is centred under the bodies
       parts = checker_ground(Vec3{{c[0], c[1], 0.0}}, 0.0, ground.side, ground.checks);
     } else {

@@ -307,10 +307,24 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   std::vector<Follow> follows;
   std::vector<JsonObject> obstacles = root.objects("obstacles", true);
   for (JsonObject& o : obstacles) {
-    const PlacedShape shape = read_placed_shape(o);
     Obstacle ob;
-    ob.shape = shape.shape;
-    ob.pose = shape.pose;
+    if (o.has("mesh")) {
+      // A closed triangle mesh (an .obj "file" or inline "vertices" and "triangles") placed by
+      // "position" and "rotation", touched by its exact signed distance.
+      const MeshSource mesh = read_mesh_source(o, "mesh", base_dir, /*allow_solid=*/false, /*allow_membrane=*/true);
+      Pose pose;
+      pose.rotation = read_rotation(o, "rotation");
+      pose.translation = read_vec3(o, "position", Vec3{{0, 0, 0}});
+      try {
+        ob = mesh_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, pose);
+      } catch (const Error& e) {
+        o.fail("mesh", e.what());
+      }
+    } else {
+      const PlacedShape shape = read_placed_shape(o);
+      ob.shape = shape.shape;
+      ob.pose = shape.pose;
+    }
     ob.motion.linear = read_vec3(o, "velocity", Vec3{{0, 0, 0}});
     ob.motion.angular = read_vec3(o, "angular_velocity", Vec3{{0, 0, 0}});
     ob.friction = o.real("friction", 0.0, 0.0);

@@ -56,6 +56,11 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
     require(std::isfinite(o.friction) && o.friction >= 0.0,
             name + ".friction must be finite and >= 0, got " + number_text(o.friction));
     const double* s = o.shape.size;
+    if (o.mesh) {
+      require(o.mesh->built(), name + ".mesh must be built (MeshSignedDistance::build, or mesh_obstacle())");
+      validate_obstacle_placement(o.pose, o.motion, name);
+      continue;
+    }
     switch (o.shape.type) {
       case ShapeType::kHalfSpace:
         break;
@@ -246,8 +251,8 @@ void LocalGlobalContactSolver::detect_contacts() {
     const Vec3 y{{y_host_[o3], y_host_[o3 + 1], y_host_[o3 + 2]}};
     for (std::size_t k = 0; k < obstacles_.size(); ++k) {
       const Obstacle& o = obstacles_[k];
-      const SignedDistance at_start = point_shape(x, o.shape, o.pose);
-      const double predicted = point_shape(y, o.shape, o.pose).distance;
+      const SignedDistance at_start = obstacle_distance(x, o);
+      const double predicted = obstacle_distance(y, o).distance;
       if (std::min(at_start.distance, predicted) - thickness_ >= margin_) continue;
       const ContactFrame f = contact_frame(at_start.normal);
       Contact c{v, static_cast<int>(k), {f.normal, f.tangent1, f.tangent2}};

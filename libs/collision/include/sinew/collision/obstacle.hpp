@@ -1,9 +1,12 @@
 /// @file
-/// @brief sinew::Obstacle: a rigid analytic obstacle (a shape at a pose, static or moving
-/// rigidly, with a friction coefficient), the one obstacle type of every contact model (the
-/// multibody ContactConstraint and the local-global integrator's contact).
+/// @brief sinew::Obstacle: a rigid obstacle (an analytic shape or a closed triangle mesh at a
+/// pose, static or moving rigidly, with a friction coefficient), the one obstacle type of every
+/// contact model (the multibody ContactConstraint and the local-global integrator's contact).
 #pragma once
 
+#include <memory>
+
+#include "sinew/collision/mesh_signed_distance.hpp"
 #include "sinew/collision/shape.hpp"
 
 namespace sinew {
@@ -20,7 +23,22 @@ struct Obstacle {
   /// angular) rotation).
   Motion motion{{{0.0, 0.0, 0.0}}, {{0.0, 0.0, 0.0}}};
   double friction = 0.0;  ///< Coulomb coefficient mu >= 0 of the contacts on this obstacle
+  /// When set, the obstacle is this closed triangle mesh in its local frame (shape is then
+  /// ignored): points touch it by its exact signed distance (MeshSignedDistance). Shared, so
+  /// that copies of a scene's obstacles do not copy the mesh.
+  std::shared_ptr<const MeshSignedDistance> mesh;
 };
+
+/// Signed distance, outward normal and closest surface point of the world point @p x against
+/// @p obstacle at its pose: point_shape() for an analytic shape, the mesh's exact signed distance
+/// for a mesh obstacle.
+SignedDistance obstacle_distance(const Vec3& x, const Obstacle& obstacle);
+
+/// A mesh obstacle: the closed, outward-oriented triangle mesh (@p positions in its local frame,
+/// @p triangles counter-clockwise seen from outside) at @p pose, with friction @p friction.
+/// @throws sinew::Error as MeshSignedDistance::build().
+Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
+                       const Pose& pose, double friction = 0.0);
 
 /// The half-space {x : n.(x - point) <= 0} whose boundary plane passes through @p point with
 /// outward normal @p normal (not necessarily unit), with friction @p friction: its local frame is

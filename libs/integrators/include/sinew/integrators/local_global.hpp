@@ -64,8 +64,10 @@ struct LocalGlobalDescription {
   Vec3 gravity{{0.0, 0.0, -9.81}};        ///< gravitational acceleration (m/s^2): f_ext = M g
   double time_step = 0.01;                ///< h (s); the paper's h = 0.01 s (Table 3)
   std::vector<PositionalTarget> targets;  ///< pinned / driven vertices
-  /// Rigid analytic obstacles the solid's contact vertices collide with (frictional contact of
-  /// Section 5, kSparseInverse global step only); empty = no contact, the step of Algorithms 1-2.
+  /// Rigid obstacles the solid's contact vertices collide with (frictional contact of Section 5,
+  /// kSparseInverse global step only): analytic shapes or closed triangle meshes (Obstacle::mesh,
+  /// mesh_obstacle(): the mesh's exact signed distance); empty = no contact, the step of
+  /// Algorithms 1-2.
   std::vector<Obstacle> obstacles;
   /// Vertices that can touch obstacles (e.g. the surface vertices); empty = all vertices.
   std::vector<Index> contact_vertices;

@@ -1,0 +1,79 @@
+// Mesh obstacles in local-global scene files ("obstacles": [{"mesh": ..., "position",
+// "rotation"}]): a box written as a closed triangle mesh moves a block exactly as the analytic
+// box does, and an open mesh is refused naming the entry.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "expect_error.hpp"
+#include "sinew/core/serial_backend.hpp"
+#include "sinew/scene/local_global_simulation.hpp"
+#include "sinew/scene/scene_file.hpp"
+
+namespace sinew::scene::scene_mesh_obstacle_test {
+namespace {
+
+// A soft block falling 5 mm onto a 2 x 2 x 0.2 m box whose top is the plane z = 0.
+nlohmann::json scene_with(const nlohmann::json& obstacle) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "sinew_scene": 1, "kind": "local_global", "steps": 30, "time_step": 0.01, "density": 1000.0,
+    "material": {"model": "arap", "youngs_modulus": 1e5, "poisson_ratio": 0.3},
+    "bodies": [{"name": "block", "mesh": {"box": {"min": [0, 0, 0.005], "max": [0.1, 0.1, 0.055], "cells": [2, 2, 1]}},
+                "contact": "surface"}]
+  })");
+  j["obstacles"] = nlohmann::json::array({obstacle});
+  return j;
+}
+
+// The box's 8 corners and 12 outward triangles.
+nlohmann::json box_mesh(double hx, double hy, double hz) {
+  nlohmann::json v = nlohmann::json::array();
+  for (int c = 0; c < 8; ++c) v.push_back({(c & 1) ? hx : -hx, (c & 2) ? hy : -hy, (c & 4) ? hz : -hz});
+  const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  nlohmann::json t = nlohmann::json::array();
+  for (const auto& q : quads) {
+    t.push_back({q[0], q[1], q[2]});
+    t.push_back({q[0], q[2], q[3]});
+  }
+  return {{"vertices", v}, {"triangles", t}};
+}
+
+std::vector<double> positions_after(const nlohmann::json& j) {
+  const std::unique_ptr<Backend> backend = make_serial_backend();
+  std::unique_ptr<Simulation> sim = parse_scene(j.dump(), "mesh_obstacle.json", ".").make(*backend);
+  for (int k = 0; k < 30; ++k) {
+    const StepOutcome out = sim->step();
+    EXPECT_TRUE(out.ok()) << out.message;
+  }
+  return dynamic_cast<LocalGlobalSimulation&>(*sim).integrator().positions();
+}
+
+TEST(MeshObstacleScene, ABoxMeshMovesTheBlockAsTheAnalyticBox) {
+  const nlohmann::json analytic = {{"shape", "box"},           {"half_extents", {1.0, 1.0, 0.1}},
+                                   {"position", {0, 0, -0.1}}, {"rotation", {{"axis", {0, 0, 1}}, {"degrees", 30.0}}},
+                                   {"velocity", {0.05, 0, 0}}, {"friction", 0.5}};
+  nlohmann::json mesh = analytic;
+  mesh.erase("shape");
+  mesh.erase("half_extents");
+  mesh["mesh"] = box_mesh(1.0, 1.0, 0.1);
+  const std::vector<double> a = positions_after(scene_with(analytic)), b = positions_after(scene_with(mesh));
+  ASSERT_EQ(a.size(), b.size());
+  double worst = 0.0, moved = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) worst = std::max(worst, std::abs(a[k] - b[k]));
+  for (std::size_t k = 0; k < a.size(); k += 3) moved = std::max(moved, a[k]);
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_GT(moved, 0.1 + 0.005) << "the box dragged the block along x";
+}
+
+TEST(MeshObstacleScene, AnOpenMeshIsRefusedNamingTheEntry) {
+  nlohmann::json mesh = box_mesh(1.0, 1.0, 0.1);
+  mesh["triangles"].erase(mesh["triangles"].size() - 1);
+  const nlohmann::json j = scene_with({{"mesh", mesh}, {"position", {0, 0, -0.1}}});
+  EXPECT_SINEW_ERROR(parse_scene(j.dump(), "mesh_obstacle.json", "."), "mesh_obstacle.json", "/obstacles/0/mesh",
+                     "must be closed");
+}
+
+}  // namespace
+}  // namespace sinew::scene::scene_mesh_obstacle_test

@@ -201,7 +201,7 @@ class ContactStep {
  private:
   std::unique_ptr<constraints::ConstraintSolver> solver_;
   constraints::SapSolver sap_;
-  constraints::GlobalSolution sap_solution_;  // SAP's in/out, swapped with r_ and v_
+  constraints::GlobalSolution sap_solution_;                          // SAP's in/out, swapped with r_ and v_
   std::unique_ptr<LinearSolver> mass_solver_;                         // factors A for to_delassus / global_velocity
   LinearSolverKind mass_solver_kind_ = LinearSolverKind::kEigenLdlt;  // of mass_solver_: kAuto resolved for A
   ContactStepOptions options_;

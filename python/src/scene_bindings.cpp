@@ -177,6 +177,7 @@ void bind_scene(py::module_& m) {
       .def(
           "make",
           [](const Scene& s, const std::string& backend) {
+            py::gil_scoped_release release;  // building may factor large matrices
             auto out = std::make_unique<PySimulation>();
             out->backend = backend_by_name(backend.empty() ? s.file.backend : backend);
             out->sim = s.file.make(*out->backend);
@@ -191,6 +192,7 @@ void bind_scene(py::module_& m) {
   m.def(
       "read_scene",
       [](const std::filesystem::path& path) {
+        py::gil_scoped_release release;  // reading may load large meshes
         Scene s{scene::read_scene_file(path), 0};
         s.text_hash = scene::fnv1a64(read_file(path, "a scene file"));
         return s;
@@ -202,6 +204,7 @@ void bind_scene(py::module_& m) {
   m.def(
       "parse_scene",
       [](const std::string& text, const std::string& name, const std::filesystem::path& base_dir) {
+        py::gil_scoped_release release;
         return Scene{scene::parse_scene(text, name, base_dir), scene::fnv1a64(text)};
       },
       py::arg("text"), py::arg("name") = "scene.json", py::arg("base_dir") = ".",

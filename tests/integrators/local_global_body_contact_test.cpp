@@ -101,7 +101,7 @@ int expect_body_witness_points(const LocalGlobalReport& r, const std::vector<dou
       EXPECT_NEAR(pb[i], b[i], 1e-15) << "B's point, contact " << j;
     }
     const Vec3 n{{r.normals[3 * j], r.normals[3 * j + 1], r.normals[3 * j + 2]}};
-    EXPECT_NEAR(norm(cross(n, pa - pb)), 0.0, 1e-12) << "on the normal line, contact " << j;
+    EXPECT_NEAR(norm(cross(n, v3::sub(pa, pb))), 0.0, 1e-12) << "on the normal line, contact " << j;
   }
   return static_cast<int>(r.contacts);
 }

@@ -2,7 +2,8 @@
 # found (apt-get install python3-dev pybind11-dev, or pip's pybind11 under scikit-build-core),
 # OFF under the sanitizers (an instrumented module cannot be loaded by an uninstrumented python).
 # SINEW_PYTHON_TESTS (ON: the test command) makes the pytest suite a ctest test and requires that
-# the interpreter imports numpy, scipy and pytest; OFF: the suite is added only when it does.
+# the interpreter imports numpy, scipy, pytest and matplotlib (the example's plot is then checked);
+# OFF: the suite is added only when it imports the first three.
 
 find_package(Python3 3.8 COMPONENTS Interpreter Development.Module QUIET)
 if(Python3_FOUND)
@@ -28,13 +29,17 @@ if(SINEW_PYTHON)
   # Whether this interpreter can run the tests (numpy, scipy and pytest importable).
   execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy, scipy.sparse, pytest"
                   RESULT_VARIABLE _sinew_py_rc OUTPUT_QUIET ERROR_VARIABLE _sinew_py_err)
+  if(_sinew_py_rc EQUAL 0 AND SINEW_PYTHON_TESTS)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import matplotlib"
+                    RESULT_VARIABLE _sinew_py_rc OUTPUT_QUIET ERROR_VARIABLE _sinew_py_err)
+  endif()
   if(_sinew_py_rc EQUAL 0)
     set(SINEW_PYTHON_CAN_TEST ON)
   else()
     set(SINEW_PYTHON_CAN_TEST OFF)
     if(SINEW_PYTHON_TESTS)
-      message(FATAL_ERROR "SINEW_PYTHON_TESTS=ON but ${Python3_EXECUTABLE} cannot import numpy, scipy and pytest "
-                          "(apt-get install python3-numpy python3-scipy python3-pytest, or pass "
+      message(FATAL_ERROR "SINEW_PYTHON_TESTS=ON but ${Python3_EXECUTABLE} cannot import numpy, scipy, pytest and "
+                          "matplotlib (apt-get install python3-numpy python3-scipy python3-pytest python3-matplotlib, or pass "
                           "-DPython3_EXECUTABLE=/usr/bin/python3): ${_sinew_py_err}")
     endif()
   endif()

@@ -12,6 +12,7 @@ PYTHONPATH="$build/python" "$venv/bin/pybind11-stubgen" sinew._sinew --numpy-arr
 sed -E \
   -e 's/^(def (cg|cr|minres)\(.*\)) -> tuple:/\1 -> tuple[numpy.ndarray, KrylovResult]:/' \
   -e 's/^(def solve_contact\(.*\)) -> tuple:/\1 -> tuple[numpy.ndarray, ContactReport]:/' \
+  -e 's/^(def solve_contact_global\(.*\)) -> tuple:/\1 -> tuple[numpy.ndarray, numpy.ndarray, ContactReport]:/' \
   -e 's/\b(A|W|M|H): typing.Any\b/\1: scipy.sparse.spmatrix/g; s/\bG: typing.Any = None/G: scipy.sparse.spmatrix | None = None/' \
   -e 's/^import numpy$/import numpy\nimport scipy.sparse/' \
   -e 's/def (positions|velocities)\(self\) -> typing.Any:/def \1(self) -> numpy.ndarray:/' \

@@ -12,7 +12,7 @@ packages=(
   libpng-dev libmujoco-dev
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev python3
-  pybind11-dev python3-dev python3-venv python3-numpy python3-scipy python3-pytest
+  pybind11-dev python3-dev python3-venv python3-numpy python3-scipy python3-pytest python3-matplotlib
 )
 
 missing=()

@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_global', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'write_fclib_global', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'GlobalContactProblem', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_global', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'solve_contact_global', 'write_fclib_global', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -26,7 +26,11 @@ class Simulation:
     """
     def contact(self) -> dict:
         """
-        Multibody scenes with contact or joints: the last step's constraint problem in FCLIB's global form and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, (normal, t1, t2) per contact block), v (velocities after contact), system_impulses (H r on the system's velocities), kinds and mu per block (copies).
+        Multibody scenes with contact or joints: the constraint problem of the last step that had rows, in FCLIB's global form, and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, (normal, t1, t2) per contact block), v (velocities after contact), system_impulses (H r on the system's velocities), kinds and mu per block (copies).
+        """
+    def contacts(self) -> dict:
+        """
+        The contacts of the last step (none before the first, after restore() or without contact), a dict of arrays, one row per contact, moved from C++ (no second copy): points_a, points_b (n x 3) the world witness points on sides A and B at the start of the step, where its rows were taken; normals (n x 3, from B to A), tangent1, tangent2 (n x 3): the contact frame; impulses (n x 3): (r_n, r_t1, r_t2) in that frame over the step (N s, FCLIB's order; A receives n r_n + t1 r_t1 + t2 r_t2, B the opposite); mu (n); kind_a, kind_b (n, str) and index_a, index_b (n): what each side is. Multibody scenes: 'obstacle' (index in the scene's obstacles), 'body' (rigid body), 'particle', or 'points' (a combination, e.g. a triangle's point; index -1), and block (n): the contact's block in contact()'s problem. Local-global scenes: A 'vertex' or 'edge' (its first vertex), B 'obstacle', 'triangle' (of the contact surfaces) or 'edge' (its first vertex), and nodes, weights (n x 4): the vertices the impulse acts on with their weights (-1 past the last).
         """
     def meshes(self) -> list:
         """
@@ -422,6 +426,58 @@ class ContactReport:
         """
         'converged', 'not converged' or 'failed'.
         """
+class GlobalContactProblem:
+    """
+    A frictional contact problem in FCLIB's global form: M v = H r + f, u = H^T v + w, per contact rows (normal, tangent 1, tangent 2) of u and r and Coulomb's cone with its mu (FCLIB's H is n x m: the transpose of the Jacobian).
+    """
+    def __init__(self, M: scipy.sparse.spmatrix, H: scipy.sparse.spmatrix, f: numpy.ndarray, w: numpy.ndarray, mu: numpy.ndarray, box_friction: bool = False) -> None:
+        """
+        M: scipy.sparse (n x n) symmetric positive definite, H: scipy.sparse (n x m), f (n), w (m), mu (m / 3), all copied; box_friction: a box (pyramid) bound instead of the circular cone. Raises sinew.Error naming the first bad size or value (M's definiteness when it is factored).
+        """
+    def to_local(self) -> ContactProblem:
+        """
+        The local form u = W r + q with W = H^T M^-1 H and q = w + H^T M^-1 f (FCLIB's reduction; M factored by a sparse LDL^T) as a ContactProblem. Raises sinew.Error when M is not positive definite.
+        """
+    @property
+    def H(self) -> typing.Any:
+        """
+        H (n x m) as a scipy.sparse.csr_matrix (a copy).
+        """
+    @property
+    def M(self) -> typing.Any:
+        """
+        The mass matrix as a scipy.sparse.csr_matrix (a copy).
+        """
+    @property
+    def contacts(self) -> int:
+        """
+        Number of contacts.
+        """
+    @property
+    def f(self) -> numpy.ndarray:
+        """
+        f (n): a read-only view into the problem, no copy.
+        """
+    @property
+    def mu(self) -> numpy.ndarray:
+        """
+        Friction coefficient per contact (a copy).
+        """
+    @property
+    def rows(self) -> int:
+        """
+        Rows m = 3 contacts.
+        """
+    @property
+    def velocities(self) -> int:
+        """
+        n.
+        """
+    @property
+    def w(self) -> numpy.ndarray:
+        """
+        w (m): a read-only view into the problem, no copy.
+        """
 def backend_names() -> list[str]:
     """
     The names of the backends this build knows (each may still be unusable here, e.g. cuda without a GPU).
@@ -477,6 +533,10 @@ def read_scene(path: os.PathLike) -> Scene:
 def solve_contact(problem: ContactProblem, solver: str = 'newton-fb', tol: float = 1e-08, max_iterations: int = 0, r0: numpy.ndarray | None = None, backend: str = '') -> tuple[numpy.ndarray, ContactReport]:
     """
     Solves `problem` with the solver named `solver` to natural-map error `tol` (relative to ||q||); max_iterations <= 0: the solver's limit for a full solve; r0 (m): warm start. Returns (r, ContactReport); r (m) is the last iterate whatever the status (moved to numpy, no copy).
+    """
+def solve_contact_global(problem: GlobalContactProblem, solver: str = 'newton-fb', tol: float = 1e-08, max_iterations: int = 0, r0: numpy.ndarray | None = None, backend: str = '') -> tuple[numpy.ndarray, numpy.ndarray, ContactReport]:
+    """
+    Solves a GlobalContactProblem. solver: a name of contact_solver_names(), which solves the local form of to_local() to natural-map error `tol` and then v = M^-1 (H r + f), or 'sap', Newton on SAP's convex approximation of the global form, stopped at its scaled gradient `tol` (its answer differs from Signorini-Coulomb by its regularization, a few percent of a resting box's impulse; the report's error is the natural-map error of the local form). max_iterations <= 0: the solver's limit; r0 (m): warm start; backend: of the local solvers. Returns (v, r, ContactReport), v (n) and r (m) the last iterate whatever the status, moved to numpy (no copy). The GIL is released while it solves.
     """
 def write_fclib_global(path: str, M: scipy.sparse.spmatrix, H: scipy.sparse.spmatrix, f: numpy.ndarray, w: numpy.ndarray, mu: numpy.ndarray, G: scipy.sparse.spmatrix | None = None, b: numpy.ndarray | None = None, r: numpy.ndarray | None = None, v: numpy.ndarray | None = None, title: str = '') -> None:
     """

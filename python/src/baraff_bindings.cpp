@@ -58,6 +58,7 @@ void bind_baraff(py::module_& m) {
                        "constraints forming a forest, with workless auxiliary rows solved as equalities.")
       .def(py::init([](const std::vector<Eigen::MatrixXd>& masses, const std::vector<ConstraintTuple>& constraints,
                        const std::vector<AuxiliaryRow>& auxiliary) {
+             py::gil_scoped_release release;  // the O(n) factorization
              return std::make_unique<PyBaraff>(make_problem(masses, constraints, auxiliary));
            }),
            py::arg("masses"), py::arg("constraints"), py::arg("auxiliary") = std::vector<AuxiliaryRow>{},

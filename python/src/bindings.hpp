@@ -9,9 +9,14 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sinew/core/backend.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
+
+namespace sinew::scene {
+class Simulation;
+}
 
 namespace sinew::python {
 
@@ -29,6 +34,8 @@ void bind_linalg(py::module_& m);
 void bind_baraff(py::module_& m);
 /// Contact problems from arrays, their solvers and FCLIB files (contact_bindings.cpp).
 void bind_contact(py::module_& m);
+/// Contact problems in FCLIB's global form from arrays and their solvers (global_contact_bindings.cpp).
+void bind_global_contact(py::module_& m);
 
 /// Marks an object in use for the scope of a call that releases the GIL: a second call meanwhile
 /// (from another thread, or from a callback of the first) raises sinew.Error instead of racing
@@ -61,6 +68,22 @@ CsrMatrix csr_from_scipy(const py::handle& A, const char* what);
 
 /// A scipy.sparse.csr_matrix holding a copy of @p A.
 py::object csr_to_scipy(const CsrMatrix& A);
+
+/// A numpy array of @p shape holding @p values, moved (no copy: the array's base owns the vector).
+template <class T>
+py::array moved_array(std::vector<T> values, const std::vector<py::ssize_t>& shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(shape, owned->data(), owner);
+}
+
+/// The contacts of @p sim's last step as a dict of arrays (Simulation.contacts(); see its
+/// docstring). @throws sinew::Error for a scene kind without contacts.
+py::dict simulation_contacts(const scene::Simulation& sim);
+
+/// The last contact step's problem of a multibody scene in FCLIB's global form with its solution
+/// (Simulation.contact()). @throws sinew::Error when @p sim is not stepped by a ContactStep.
+py::dict step_problem(const scene::Simulation& sim);
 
 /// A read-only 1-D numpy view of @p v kept alive by @p owner (the Python object holding v): no
 /// copy; it shows v's current values for as long as v is not resized.

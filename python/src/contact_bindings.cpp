@@ -6,23 +6,22 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "contact_problem.hpp"
 #include "sinew/constraints/fclib_file.hpp"
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/constraints/solver_by_name.hpp"
 #include "sinew/core/error.hpp"
 
 namespace sinew::python {
-namespace {
 
 using constraints::BlockKind;
-using constraints::DelassusProblem;
 
-/// A frictional contact problem u = W r + q: every block one contact (n, t1, t2) with its mu,
-/// and FCLIB's title / description / math info when it came from (or goes to) a file.
-struct ContactProblem {
-  DelassusProblem problem;      ///< W (m x m), q (m), blocks (m / 3 contacts)
-  constraints::FclibInfo info;  ///< FCLIB's description
-};
+std::vector<constraints::ConstraintBlock> contact_blocks(const Eigen::VectorXd& mu, bool box_friction) {
+  std::vector<constraints::ConstraintBlock> blocks;
+  for (Eigen::Index c = 0; c < mu.size(); ++c)
+    blocks.push_back({box_friction ? BlockKind::kContactBoxFriction : BlockKind::kContact, mu[c]});
+  return blocks;
+}
 
 ContactProblem make_problem(CsrMatrix W, Eigen::VectorXd q, const Eigen::VectorXd& mu, bool box_friction) {
   ContactProblem out;
@@ -32,17 +31,18 @@ ContactProblem make_problem(CsrMatrix W, Eigen::VectorXd q, const Eigen::VectorX
   });
   out.problem.W = std::move(W);
   out.problem.q = std::move(q);
-  for (Eigen::Index c = 0; c < mu.size(); ++c)
-    out.problem.blocks.push_back({box_friction ? BlockKind::kContactBoxFriction : BlockKind::kContact, mu[c]});
+  out.problem.blocks = contact_blocks(mu, box_friction);
   out.problem.validate();
   return out;
 }
 
-Eigen::VectorXd mu_of(const DelassusProblem& p) {
-  Eigen::VectorXd mu(static_cast<Eigen::Index>(p.blocks.size()));
-  for (std::size_t c = 0; c < p.blocks.size(); ++c) mu[static_cast<Eigen::Index>(c)] = p.blocks[c].mu;
+Eigen::VectorXd mu_of(const std::vector<constraints::ConstraintBlock>& blocks) {
+  Eigen::VectorXd mu(static_cast<Eigen::Index>(blocks.size()));
+  for (std::size_t c = 0; c < blocks.size(); ++c) mu[static_cast<Eigen::Index>(c)] = blocks[c].mu;
   return mu;
 }
+
+namespace {
 
 // A state name per block: "open", "closed", "stick", "slip".
 std::vector<std::string> state_names(const std::vector<constraints::RowState>& states) {
@@ -88,7 +88,8 @@ void bind_contact(py::module_& m) {
           "q", [](py::object self) { return readonly_view(self.cast<const ContactProblem&>().problem.q, self); },
           "The free velocity (m): a read-only view into the problem, no copy.")
       .def_property_readonly(
-          "mu", [](const ContactProblem& p) { return mu_of(p.problem); }, "Friction coefficient per contact (a copy).")
+          "mu", [](const ContactProblem& p) { return mu_of(p.problem.blocks); },
+          "Friction coefficient per contact (a copy).")
       .def_property_readonly(
           "rows", [](const ContactProblem& p) { return p.problem.rows(); }, "Rows m = 3 contacts.")
       .def_property_readonly(
@@ -172,7 +173,7 @@ void bind_contact(py::module_& m) {
         constraints::FclibLocalProblem f;
         f.W = p.problem.W;
         f.q = p.problem.q;
-        f.mu = mu_of(p.problem);
+        f.mu = mu_of(p.problem.blocks);
         f.info = p.info;
         for (const constraints::ConstraintBlock& b : p.problem.blocks)
           require(b.kind == BlockKind::kContact, "write_fclib_local: FCLIB holds circular-cone contacts only");

@@ -13,7 +13,6 @@
 #include "bindings.hpp"
 #include "sinew/core/atomic_file.hpp"
 #include "sinew/core/error.hpp"
-#include "sinew/integrators/contact_step.hpp"
 #include "sinew/render/png_snapshots.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
@@ -48,10 +47,8 @@ const scene::LocalGlobalSimulation* local_global(const PySimulation& s) {
 
 // (n x 3) array moved from @p xyz (3 n interleaved values): no copy.
 py::array points_array(std::vector<double> xyz) {
-  auto* owned = new std::vector<double>(std::move(xyz));
-  py::capsule free(owned, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-  const py::ssize_t n = static_cast<py::ssize_t>(owned->size() / 3);
-  return py::array_t<double>({n, py::ssize_t{3}}, owned->data(), free);
+  const auto n = static_cast<py::ssize_t>(xyz.size() / 3);
+  return moved_array(std::move(xyz), {n, 3});
 }
 
 py::dict scalars_dict(const std::vector<std::string>& names, const std::vector<double>& values) {
@@ -145,31 +142,6 @@ void set_state(PySimulation& s, const py::array_t<double, py::array::c_style | p
   mb->set_state(vec(positions), vec(velocities));
 }
 
-// The last contact step of a multibody scene: its global problem, impulses and block laws.
-py::dict last_contact(const PySimulation& s) {
-  const scene::MultibodySimulation* mb = multibody(s);
-  const integrators::ContactStep* step = mb ? mb->contact_step() : nullptr;
-  require(step != nullptr,
-          [&] { return "contact(): scene '" + s.sim->name() + "' is not stepped by the two-stage contact step"; });
-  const constraints::GlobalProblem& p = step->last_problem();
-  py::dict d;
-  d["M"] = csr_to_scipy(p.M);
-  d["H"] = csr_to_scipy(p.H);
-  d["f"] = p.f;
-  d["w"] = p.w;
-  d["r"] = step->last_impulses();
-  d["v"] = step->last_velocities();
-  d["system_impulses"] = step->last_system_impulses();
-  py::list kinds, mu;
-  for (const constraints::ConstraintBlock& b : p.blocks) {
-    kinds.append(constraints::to_string(b.kind));
-    mu.append(b.mu);
-  }
-  d["kinds"] = kinds;
-  d["mu"] = mu;
-  return d;
-}
-
 const char* status_name(scene::RunResult::Status s) {
   switch (s) {
     case scene::RunResult::Status::kCompleted:
@@ -205,6 +177,7 @@ void bind_scene(py::module_& m) {
       .def(
           "make",
           [](const Scene& s, const std::string& backend) {
+            py::gil_scoped_release release;  // building may factor large matrices
             auto out = std::make_unique<PySimulation>();
             out->backend = backend_by_name(backend.empty() ? s.file.backend : backend);
             out->sim = s.file.make(*out->backend);
@@ -219,6 +192,7 @@ void bind_scene(py::module_& m) {
   m.def(
       "read_scene",
       [](const std::filesystem::path& path) {
+        py::gil_scoped_release release;  // reading may load large meshes
         Scene s{scene::read_scene_file(path), 0};
         s.text_hash = scene::fnv1a64(read_file(path, "a scene file"));
         return s;
@@ -230,6 +204,7 @@ void bind_scene(py::module_& m) {
   m.def(
       "parse_scene",
       [](const std::string& text, const std::string& name, const std::filesystem::path& base_dir) {
+        py::gil_scoped_release release;
         return Scene{scene::parse_scene(text, name, base_dir), scene::fnv1a64(text)};
       },
       py::arg("text"), py::arg("name") = "scene.json", py::arg("base_dir") = ".",
@@ -328,11 +303,25 @@ void bind_scene(py::module_& m) {
           },
           "Multibody scenes: the state's own velocities u (the free ones when the scene has attachments or "
           "drives, else every velocity), a snapshot.")
-      .def("contact", &last_contact,
-           "Multibody scenes with contact or joints: the last step's constraint problem in FCLIB's global form "
-           "and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, w, r (impulses, "
-           "(normal, t1, t2) per contact block), v (velocities after contact), system_impulses (H r on the "
-           "system's velocities), kinds and mu per block (copies).")
+      .def(
+          "contact", [](const PySimulation& s) { return step_problem(*s.sim); },
+          "Multibody scenes with contact or joints: the constraint problem of the last step that had rows, in "
+          "FCLIB's global form, and its solution, a dict: M, H (scipy.sparse; M v = H r + f, u = H^T v + w), f, "
+          "w, r (impulses, (normal, t1, t2) per contact block), v (velocities after contact), system_impulses "
+          "(H r on the system's velocities), kinds and mu per block (copies).")
+      .def(
+          "contacts", [](const PySimulation& s) { return simulation_contacts(*s.sim); },
+          "The contacts of the last step (none before the first, after restore() or without contact), a dict "
+          "of arrays, one row per contact, moved from C++ (no second copy): points_a, points_b (n x 3) the "
+          "world witness points on sides A and B at the start of the step, where its rows were taken; "
+          "normals (n x 3, from B to A), tangent1, tangent2 (n x 3): the contact frame; impulses (n x 3): "
+          "(r_n, r_t1, r_t2) in that frame over the step (N s, FCLIB's order; A receives "
+          "n r_n + t1 r_t1 + t2 r_t2, B the opposite); mu (n); kind_a, kind_b (n, str) and index_a, index_b "
+          "(n): what each side is. Multibody scenes: 'obstacle' (index in the scene's obstacles), 'body' "
+          "(rigid body), 'particle', or 'points' (a combination, e.g. a triangle's point; index -1), and block "
+          "(n): the contact's block in contact()'s problem. Local-global scenes: A 'vertex' or 'edge' (its "
+          "first vertex), B 'obstacle', 'triangle' (of the contact surfaces) or 'edge' (its first vertex), "
+          "and nodes, weights (n x 4): the vertices the impulse acts on with their weights (-1 past the last).")
       .def(
           "rigid_poses",
           [](const PySimulation& s) {

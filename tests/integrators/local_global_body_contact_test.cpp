@@ -78,6 +78,34 @@ Vec3 impulse_on(const LocalGlobalReport& r, Index first, Index end) {
   return sum;
 }
 
+// The witness points of every contact of @p r, between bodies: the vertex's side's point is the
+// positive-weight sum of its nodes at the start of the step (@p x, 3n), the other side's the
+// negative-weight one, so that point_a - point_b = sum_k w_k x_k; they lie on the contact's normal
+// line. Returns how many contacts it checked.
+int expect_body_witness_points(const LocalGlobalReport& r, const std::vector<double>& x) {
+  EXPECT_EQ(r.contact_points_a.size(), 3 * r.contacts);
+  EXPECT_EQ(r.contact_points_b.size(), 3 * r.contacts);
+  for (std::size_t j = 0; j < r.contacts; ++j) {
+    EXPECT_EQ(r.contact_obstacle[j], -1) << j;
+    Vec3 a{{0, 0, 0}}, b{{0, 0, 0}}, pa, pb;
+    for (int k = 0; k < 4; ++k) {
+      const Index node = r.contact_nodes[4 * j + k];
+      if (node < 0) continue;
+      const double w = r.contact_weights[4 * j + k];
+      for (int i = 0; i < 3; ++i) (w > 0 ? a : b)[i] += std::abs(w) * x[3 * static_cast<std::size_t>(node) + i];
+    }
+    for (int i = 0; i < 3; ++i) {
+      pa[i] = r.contact_points_a[3 * j + i];
+      pb[i] = r.contact_points_b[3 * j + i];
+      EXPECT_NEAR(pa[i], a[i], 1e-15) << "A's point, contact " << j;
+      EXPECT_NEAR(pb[i], b[i], 1e-15) << "B's point, contact " << j;
+    }
+    const Vec3 n{{r.normals[3 * j], r.normals[3 * j + 1], r.normals[3 * j + 2]}};
+    EXPECT_NEAR(norm(cross(n, v3::sub(pa, pb))), 0.0, 1e-12) << "on the normal line, contact " << j;
+  }
+  return static_cast<int>(r.contacts);
+}
+
 // The most negative signed distance of any boundary vertex to another body's surface (0 when
 // none is within 1 cm).
 double deepest_penetration(const LocalGlobalIntegrator& lg) {
@@ -120,11 +148,14 @@ TEST(LocalGlobalBodyContact, BlockRestsOnABlockWithImpulsesEqualToItsWeight) {
   const double weight_h = top_mass * 9.81 * d.time_step;
   LocalGlobalReport r;
   double worst_depth = 0.0;
+  std::vector<double> start;  // positions at the start of the last step
   for (int s = 0; s < 100; ++s) {
+    start = lg.positions();
     r = lg.step();
     ASSERT_TRUE(r.ok()) << r.message;
     worst_depth = std::min(worst_depth, deepest_penetration(lg));
   }
+  EXPECT_GT(expect_body_witness_points(r, start), 0);
   const Vec3 R = impulse_on(r, top, n);
   int both_ways[2] = {0, 0};
   for (std::size_t j = 0; j < r.contacts; ++j) ++both_ways[r.contact_vertex[j] >= top ? 1 : 0];
@@ -257,11 +288,14 @@ TEST(LocalGlobalBodyContact, CrossedRidgesRestOnTheirEdgeEdgeContact) {
   LocalGlobalReport r_last;
   int edge_contacts = 0;
   double lowest = 1.0;
+  std::vector<double> start;  // positions at the start of the last step
   for (int step = 0; step < 40; ++step) {
+    start = lg.positions();
     r_last = lg.step();
     ASSERT_TRUE(r_last.ok()) << r_last.message;
     lowest = std::min(lowest, ridge_gap());
   }
+  EXPECT_GT(expect_body_witness_points(r_last, start), 0);
   for (std::size_t j = 0; j < r_last.contacts; ++j) edge_contacts += r_last.contact_triangle[j] == -2;
   const Vec3 R = impulse_on(r_last, upper, end);
   const double weight_h = mass * 9.81 * d.time_step;

@@ -386,7 +386,9 @@ TEST(LocalGlobalContact, CornerVerticesTouchTwoObstacles) {
   lg.set_state(d.rest_positions, v);
   double lowest_x = 1.0, lowest_z = 1.0;
   LocalGlobalReport report;
+  std::vector<double> start;  // the positions at the start of the last step
   for (int s = 0; s < 60; ++s) {
+    start = lg.positions();
     report = lg.step();
     ASSERT_TRUE(report.ok()) << report.message;
     const std::vector<double> x = lg.positions();
@@ -411,6 +413,28 @@ TEST(LocalGlobalContact, CornerVerticesTouchTwoObstacles) {
     const ContactFrame f = contact_frame(n);
     for (int i = 0; i < 3; ++i) EXPECT_EQ(t1[i], f.tangent1[i]) << j;
   }
+  // Each contact's obstacle, and its witness points at the start of the step: the vertex, and its
+  // closest point on that obstacle's plane, along the obstacle's normal.
+  ASSERT_EQ(report.contact_obstacle.size(), report.contacts);
+  ASSERT_EQ(report.contact_points_a.size(), 3 * report.contacts);
+  ASSERT_EQ(report.contact_points_b.size(), 3 * report.contacts);
+  int on_wall = 0;
+  for (std::size_t j = 0; j < report.contacts; ++j) {
+    const Index o = report.contact_obstacle[j];
+    ASSERT_TRUE(o == 0 || o == 1) << j;
+    on_wall += o;
+    const int axis = o == 0 ? 2 : 0;  // the floor's normal is +z, the wall's +x
+    EXPECT_EQ(report.normals[3 * j + static_cast<std::size_t>(axis)], 1.0) << j;
+    const std::size_t v = 3 * static_cast<std::size_t>(report.contact_vertex[j]);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(report.contact_points_a[3 * j + i], start[v + i]) << "the vertex, contact " << j;
+      if (i != axis) {
+        EXPECT_EQ(report.contact_points_b[3 * j + i], start[v + i]) << "along the normal, contact " << j;
+      }
+    }
+    EXPECT_NEAR(report.contact_points_b[3 * j + axis], o == 0 ? 0.0 : -0.01, 1e-15) << "on the plane, contact " << j;
+  }
+  EXPECT_GE(on_wall, 4);
   EXPECT_GT(lowest_x, -0.01 - 1e-5);
   EXPECT_GT(lowest_z, -1e-5);
   EXPECT_LT(std::abs(vx), 1e-3) << "stopped at the wall";

@@ -1,6 +1,6 @@
 // ContactStep's contract (issue 6): without contacts it is the implicit Euler step; fixed bodies
-// stay fixed under contact; a contact solve that ends far from a solution fails the step and
-// leaves the state untouched, saying why; misuse throws.
+// stay fixed under contact; its last contacts name the blocks solved; a contact solve that ends
+// far from a solution fails the step and leaves the state untouched, saying why; misuse throws.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,6 +27,7 @@ TEST(ContactStep, WithoutContactsIsImplicitEuler) {
     const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(r.rows, 0);
+    EXPECT_TRUE(stepper.last_contacts().empty());
     ASSERT_TRUE(euler.step(*s.system, reference, 1e-3).ok());
   }
   EXPECT_EQ(s.state.q, reference.q);
@@ -57,20 +58,40 @@ TEST(ContactStep, WithoutContactsAndAThetaIsThatThetaMethod) {
   }
 }
 
-TEST(ContactStep, FixedBodyStaysFixedUnderTheBoxItCarries) {
+// The fixed bottom box stays fixed. Its floor contacts are empty blocks, dropped before the
+// solve: the last contacts of the others are renumbered with them, and each box carries the
+// weight of those above it.
+TEST(ContactStep, FixedBodyStaysFixedUnderTheBoxesItCarries) {
   auto backend = make_backend("serial");
   contact_test::ContactScene s = contact_test::stack_scene();
   s.system->fix_body(0);
   s.init();
   integrators::ContactStep stepper(contact_test::make_contact_solver("newton_minmap", *backend));
+  const double h = 1e-3;
   const Vec3 x0 = s.body_position(0);
   for (int k = 0; k < 50; ++k) {
-    const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, 1e-3);
+    const integrators::ContactStepReport r = stepper.step(*s.system, {s.contact.get()}, s.state, h);
     ASSERT_TRUE(r.ok()) << r.message;
   }
   const Vec3 x = s.body_position(0);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(x[i], x0[i]);
   EXPECT_NEAR(s.body_position(9)[2], 0.95, 1e-6);  // the top box still rests on the stack
+
+  const constraints::GlobalProblem& problem = stepper.last_problem();
+  const std::vector<constraints::ContactRecord>& records = stepper.last_contacts();
+  ASSERT_EQ(records.size(), 36u) << "4 between each pair of boxes, none of the fixed box on the floor";
+  ASSERT_EQ(problem.blocks.size(), records.size());
+  const std::vector<Index> offsets = constraints::block_offsets(problem.blocks);
+  std::vector<double> carried(contact_test::kBoxes, 0.0);  // normal impulses pushing box k up
+  for (const constraints::ContactRecord& r : records) {
+    ASSERT_TRUE(r.a.kind == constraints::ContactSide::Kind::kBody && r.b.kind == constraints::ContactSide::Kind::kBody);
+    ASSERT_EQ(r.b.index, r.a.index + 1) << "box k - 1 (A) under box k (B)";
+    EXPECT_NEAR(r.point_b[2], 0.1 * static_cast<double>(r.b.index), 1e-3) << "at the boxes' interface";
+    EXPECT_NEAR(r.frame.normal[2], -1.0, 1e-9);
+    carried[static_cast<std::size_t>(r.b.index)] += stepper.last_impulses()[offsets[static_cast<std::size_t>(r.block)]];
+  }
+  for (int k = 1; k < contact_test::kBoxes; ++k)
+    EXPECT_NEAR(carried[static_cast<std::size_t>(k)], (contact_test::kBoxes - k) * 9.81 * h, 1e-9) << "box " << k;
 }
 
 TEST(ContactStep, AContactSolveFarFromASolutionFailsTheStepAndKeepsTheState) {

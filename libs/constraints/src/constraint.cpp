@@ -91,6 +91,7 @@ void ConstraintRows::clear() {
   damping.clear();
   velocity_level.clear();
   labels.clear();
+  contacts.clear();
 }
 
 void ConstraintRows::validate(Index num_velocities) const {
@@ -99,6 +100,12 @@ void ConstraintRows::validate(Index num_velocities) const {
           "ConstraintRows: phi, target, compliance, damping and velocity_level must have one entry per row");
   require(labels.size() == blocks.size(), "ConstraintRows: one label per block");
   validate_blocks(blocks, static_cast<Index>(m), "ConstraintRows");
+  for (const ContactRecord& c : contacts)
+    if (!(c.block >= 0 && c.block < static_cast<Index>(blocks.size()) &&
+          (blocks[static_cast<std::size_t>(c.block)].kind == BlockKind::kContact ||
+           blocks[static_cast<std::size_t>(c.block)].kind == BlockKind::kContactBoxFriction)))
+      throw Error("ConstraintRows: a contact record names block " + std::to_string(c.block) +
+                  ", which is not a contact block of the " + std::to_string(blocks.size()) + " blocks");
   for (const auto& t : jacobian)
     if (!(t.row() >= 0 && static_cast<std::size_t>(t.row()) < m && t.col() >= 0 && t.col() < num_velocities &&
           std::isfinite(t.value())))

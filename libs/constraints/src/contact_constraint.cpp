@@ -62,13 +62,49 @@ class Side {
   std::size_t count_ = 0;
 };
 
+// What a side's terms are: one rigid body, one particle of weight 1, or a combination.
+ContactSide side_of(const Side& side) {
+  const model::WeightedPoint* begin = side.begin();
+  if (begin == side.end()) return {ContactSide::Kind::kPoints, -1};
+  double weight = 0.0;
+  for (const model::WeightedPoint& term : side) {
+    if (term.point.kind != begin->point.kind || term.point.index != begin->point.index)
+      return {ContactSide::Kind::kPoints, -1};
+    weight += term.weight;
+  }
+  if (begin->point.kind == model::PointRef::Kind::kBody) return {ContactSide::Kind::kBody, begin->point.index};
+  if (begin->point.kind == model::PointRef::Kind::kParticle && weight == 1.0)
+    return {ContactSide::Kind::kParticle, begin->point.index};
+  return {ContactSide::Kind::kPoints, -1};
+}
+
+// The world witness points of a contact, and the obstacle that is its side B (-1: B is a
+// moving side).
+struct Witness {
+  Vec3 point_a;
+  Vec3 point_b;
+  Index obstacle = -1;
+};
+
+// sum_k w_k x_k over a triangle's vertices @p tri of the positions @p x.
+Vec3 triangle_point(const Vec3* x, const std::array<Index, 3>& tri, const double* w) {
+  Vec3 p = v3::scale(w[0], x[tri[0]]);
+  p = v3::madd(p, w[1], x[tri[1]]);
+  return v3::madd(p, w[2], x[tri[2]]);
+}
+
 // Appends the block of one contact: rows c^T (J_A - J_B) for c = n, t1, t2 (Appendix A.1,
-// eq. (30)-(31)), phi = (gap, 0, 0); J_X = sum_k w_k J_k over the side's terms (empty: static).
+// eq. (30)-(31)), phi = (gap, 0, 0); J_X = sum_k w_k J_k over the side's terms (empty: static);
+// and its ContactRecord (witness points, frame, sides).
 void add_contact(const model::SystemState& s, const ContactOptions& params, double mu, const RowLabel& label,
-                 const Side& a, const Side& b, const Vec3& normal, double gap, ConstraintRows& out) {
+                 const Side& a, const Side& b, const Witness& where, const Vec3& normal, double gap,
+                 ConstraintRows& out) {
   const ContactFrame frame = contact_frame(normal);
   const BlockKind kind = params.box_friction ? BlockKind::kContactBoxFriction : BlockKind::kContact;
   const Index row = out.add_block(kind, mu, {gap, 0.0, 0.0}, {0.0, 0.0, 0.0}, label);
+  out.contacts.push_back(
+      ContactRecord{static_cast<Index>(out.blocks.size()) - 1, where.point_a, where.point_b, frame, side_of(a),
+                    where.obstacle >= 0 ? ContactSide{ContactSide::Kind::kObstacle, where.obstacle} : side_of(b)});
   const Vec3* dirs[3] = {&frame.normal, &frame.tangent1, &frame.tangent2};
   const Side* sides[2] = {&a, &b};
   model::PointJacobian J;  // (3 x ndof), held in place
@@ -293,13 +329,15 @@ void ContactConstraint::add_point_contacts(const model::SystemState& s, const mo
     const Obstacle& ob = obstacles_[o];
     const SignedDistance sd = point_shape(x, ob.shape, ob.pose);
     if (!(sd.distance <= params_.margin)) continue;
-    add_contact(s, params_, friction(material, obstacle_materials_[o]), row_label_, a, {}, sd.normal, sd.distance, out);
+    add_contact(s, params_, friction(material, obstacle_materials_[o]), row_label_, a, {},
+                Witness{x, sd.closest, static_cast<Index>(o)}, sd.normal, sd.distance, out);
   }
   for (const BodyCollider& c : colliders_) {
     const SignedDistance sd = point_shape(x, c.shape, body_pose(s, c.body));
     if (!(sd.distance <= params_.margin)) continue;
     const Side b(material_point(s, model::body_point(c.body, Vec3{{0, 0, 0}}), sd.closest));
-    add_contact(s, params_, friction(material, c.material), row_label_, a, b, sd.normal, sd.distance, out);
+    add_contact(s, params_, friction(material, c.material), row_label_, a, b, Witness{x, sd.closest}, sd.normal,
+                sd.distance, out);
   }
 }
 
@@ -318,7 +356,8 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
           shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(c.material, obstacle_materials_[o]), row_label_,
-                    Side(material_point(s, a, pair[k].point_a)), Side(), pair[k].normal, pair[k].gap, out);
+                    Side(material_point(s, a, pair[k].point_a)), Side(),
+                    Witness{pair[k].point_a, pair[k].point_b, static_cast<Index>(o)}, pair[k].normal, pair[k].gap, out);
     }
   }
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
@@ -335,7 +374,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(ci.material, cj.material), row_label_,
                     Side(material_point(s, a, pair[k].point_a)), Side(material_point(s, b, pair[k].point_b)),
-                    pair[k].normal, pair[k].gap, out);
+                    Witness{pair[k].point_a, pair[k].point_b}, pair[k].normal, pair[k].gap, out);
     }
   }
   for (const PointSet& set : particle_sets_)
@@ -375,7 +414,8 @@ void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, 
     const Vec3* x = w.x.data() + w.first_vertex[k];
     // A the surface's witness sum_j b_j x_j, B the shape's point (a marker on a collider's body,
     // nothing on a static obstacle), the normal from the shape toward the surface.
-    auto add = [&](const model::MappedPoint& b, Index material) {
+    // @p obstacle: the obstacle that is the shape, or -1 for a collider.
+    auto add = [&](const model::MappedPoint& b, Index material, Index obstacle) {
       for (const ShapeSurfaceContact& c : w.found_shape) {
         const std::array<Index, 3>& tri = surface.edges.triangles()[static_cast<std::size_t>(c.triangle)];
         const auto& p = surface.points->points();
@@ -383,18 +423,19 @@ void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, 
                                               {&p[static_cast<std::size_t>(tri[1])], c.bary[1]},
                                               {&p[static_cast<std::size_t>(tri[2])], c.bary[2]}});
         add_contact(s, params_, friction(surface.material, material), row_label_, a,
-                    b.empty() ? Side() : Side(material_point(s, b.front().point, c.shape_point)), c.normal, c.gap, out);
+                    b.empty() ? Side() : Side(material_point(s, b.front().point, c.shape_point)),
+                    Witness{triangle_point(x, tri, c.bary), c.shape_point, obstacle}, c.normal, c.gap, out);
       }
     };
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
       w.found_shape.clear();
       shape_surface_contacts(obstacles_[o].shape, obstacles_[o].pose, x, surface.edges, params_.margin, w.found_shape);
-      add({}, obstacle_materials_[o]);
+      add({}, obstacle_materials_[o], static_cast<Index>(o));
     }
     for (const BodyCollider& c : colliders_) {
       w.found_shape.clear();
       shape_surface_contacts(c.shape, body_pose(s, c.body), x, surface.edges, params_.margin, w.found_shape);
-      add(single(model::body_point(c.body, Vec3{{0, 0, 0}})), c.material);
+      add(single(model::body_point(c.body, Vec3{{0, 0, 0}})), c.material, -1);
     }
   }
 }
@@ -415,7 +456,8 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
     const model::MappedPoint b =
         combine({{point(tri[0]), c.bary[0]}, {point(tri[1]), c.bary[1]}, {point(tri[2]), c.bary[2]}});
     add_contact(s, params_, friction(material(c.vertex), material(tri[0])), row_label_,
-                combine({{point(c.vertex), 1.0}}), b, c.normal, c.distance, out);
+                combine({{point(c.vertex), 1.0}}), b, Witness{w.x[static_cast<std::size_t>(c.vertex)], c.closest},
+                c.normal, c.distance, out);
   }
   // Sharp edges crossing: A edge a's closest point, B edge b's, the normal out of b's surface.
   w.edge_edge.detect(w.mesh, w.x, nullptr, params_.margin, params_.sharp_edge_angle, w.found_edges,
@@ -424,9 +466,13 @@ void ContactConstraint::add_surface_contacts(const model::SystemState& s, Constr
   for (const EdgeEdgeContact& c : w.found_edges) {
     const std::array<Index, 2>& a = edges[static_cast<std::size_t>(c.edge_a)];
     const std::array<Index, 2>& b = edges[static_cast<std::size_t>(c.edge_b)];
+    const auto x = [&](Index v) { return w.x[static_cast<std::size_t>(v)]; };
     add_contact(s, params_, friction(material(a[0]), material(b[0])), row_label_,
                 combine({{point(a[0]), 1.0 - c.s}, {point(a[1]), c.s}}),
-                combine({{point(b[0]), 1.0 - c.t}, {point(b[1]), c.t}}), c.normal, c.distance, out);
+                combine({{point(b[0]), 1.0 - c.t}, {point(b[1]), c.t}}),
+                Witness{v3::madd(v3::scale(1.0 - c.s, x(a[0])), c.s, x(a[1])),
+                        v3::madd(v3::scale(1.0 - c.t, x(b[0])), c.t, x(b[1]))},
+                c.normal, c.distance, out);
   }
 }
 

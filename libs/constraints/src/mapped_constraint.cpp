@@ -36,6 +36,15 @@ void MappedConstraint::add_rows(const model::MechanicalSystem& /*system*/, const
   out.compliance.insert(out.compliance.end(), rows.compliance.begin(), rows.compliance.end());
   out.damping.insert(out.damping.end(), rows.damping.begin(), rows.damping.end());
   out.velocity_level.insert(out.velocity_level.end(), rows.velocity_level.begin(), rows.velocity_level.end());
+  // Contact records renumbered; their moving sides are the proxy's points, combinations of the
+  // system's components.
+  const Index first_block = static_cast<Index>(out.blocks.size() - rows.blocks.size());
+  for (ContactRecord c : rows.contacts) {
+    c.block += first_block;
+    for (ContactSide* side : {&c.a, &c.b})
+      if (side->kind != ContactSide::Kind::kObstacle) *side = ContactSide{ContactSide::Kind::kPoints, -1};
+    out.contacts.push_back(c);
+  }
   // G = G_x J: an entry on coordinate c of proxy particle i spreads over the terms of point i,
   // each with its weight times row c of the term's Jacobian.
   std::vector<std::optional<model::MappedTerms>> terms(static_cast<std::size_t>(points_->size()));

@@ -48,9 +48,11 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
     return true;
   };
   std::vector<Index> new_row(static_cast<std::size_t>(rows.rows()), -1);
+  std::vector<Index> new_block(rows.blocks.size(), -1);
   constraints::ConstraintRows kept;
   for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
     if (empty(b)) continue;
+    new_block[b] = static_cast<Index>(kept.blocks.size());
     kept.blocks.push_back(rows.blocks[b]);
     kept.labels.push_back(rows.labels[b]);
     for (Index k = offsets[b]; k < offsets[b + 1]; ++k) {
@@ -65,6 +67,10 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
   }
   for (const Eigen::Triplet<double>& t : rows.jacobian)
     kept.jacobian.emplace_back(new_row[static_cast<std::size_t>(t.row())], t.col(), t.value());
+  for (constraints::ContactRecord c : rows.contacts) {
+    c.block = new_block[static_cast<std::size_t>(c.block)];
+    if (c.block >= 0) kept.contacts.push_back(c);
+  }
   rows = std::move(kept);
   std::vector<Eigen::Triplet<double>> renumbered;
   for (const Eigen::Triplet<double>& t : also) {
@@ -142,6 +148,7 @@ void ContactStep::set_warm_start(const std::vector<constraints::ConstraintBlock>
   });
   last_blocks_ = blocks;
   r_ = r;
+  contacts_.clear();
 }
 
 ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
@@ -249,6 +256,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   ContactStepReport report;
   report.solver = solver_ ? solver_->name() : sap_.name();
+  contacts_.clear();  // until this step's problem is assembled
 
   // Stage 1: free motion v* by the scheme's integrator (it checks h and the state), or
   // Bridson-Marino's free half-step velocity.
@@ -336,6 +344,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
     return report;
   }
+  contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();
   if (!warm) r_.setZero(problem_.rows());

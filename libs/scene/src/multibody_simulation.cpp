@@ -296,6 +296,7 @@ StepOutcome MultibodySimulation::step() {
       fell_back = true;
       if (!cr.ok()) cr.message = first + "; fallback: " + cr.message;
     }
+    last_step_ = used;
     free = &cr.free_motion;
     out.advanced = cr.ok();
     out.message = cr.ok() ? "" : cr.message;
@@ -466,6 +467,7 @@ void MultibodySimulation::restore(std::istream& in) {
     if (steppers[k]) steppers[k]->set_warm_start(blocks[k], r[k]);
   scene_.scene.state = std::move(x);
   steps_ = steps;
+  last_step_ = nullptr;
   contact_force_.resize(0);
   update_velocities();
 }

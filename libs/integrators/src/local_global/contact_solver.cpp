@@ -238,6 +238,7 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
 // key order and e_host_ with their rows' constant terms d/h - H v_obs.
 void LocalGlobalContactSolver::detect_contacts() {
   contacts_.clear();
+  witness_.clear();
   std::vector<double>& e_host = e_host_;
   e_host.clear();
   detect_body_contacts();
@@ -257,6 +258,7 @@ void LocalGlobalContactSolver::detect_contacts() {
       const ContactFrame f = contact_frame(at_start.normal);
       Contact c{v, static_cast<int>(k), {f.normal, f.tangent1, f.tangent2}};
       contacts_.push_back(c);
+      witness_.insert(witness_.end(), {x, at_start.closest});
       const Vec3 v_obs = point_velocity(o.pose, o.motion, at_start.closest);
       const double d = at_start.distance - thickness_;
       for (int i = 0; i < 3; ++i) e_host.push_back((i == 0 ? d / h_ : 0.0) - dot(c.frame[i], v_obs));
@@ -272,6 +274,7 @@ void LocalGlobalContactSolver::detect_contacts() {
         c.bary[k] = b.bary[k];
       }
       contacts_.push_back(c);
+      witness_.insert(witness_.end(), {x, b.closest});
       const double d = b.distance - thickness_;
       e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
@@ -292,6 +295,10 @@ void LocalGlobalContactSolver::detect_contacts() {
       c.bary[1] = 1.0 - g.t;
       c.bary[2] = g.t;
       contacts_.push_back(c);
+      witness_.insert(witness_.end(), {v3::madd(v3::scale(1.0 - g.s, xs_[static_cast<std::size_t>(a[0])]), g.s,
+                                                xs_[static_cast<std::size_t>(a[1])]),
+                                       v3::madd(v3::scale(1.0 - g.t, xs_[static_cast<std::size_t>(b[0])]), g.t,
+                                                xs_[static_cast<std::size_t>(b[1])])});
       const double d = g.distance - thickness_;
       e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
@@ -581,12 +588,20 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     report.contact_barycentric.resize(3 * nc);
     report.contact_nodes.assign(4 * nc, -1);
     report.contact_weights.assign(4 * nc, 0.0);
+    report.contact_obstacle.resize(nc);
+    report.contact_points_a.resize(3 * nc);
+    report.contact_points_b.resize(3 * nc);
     const int n_obstacles = static_cast<int>(obstacles_.size());
     for (std::size_t j = 0; j < nc; ++j) {
       const Contact& c = contacts_[j];
       const bool edge = is_edge_contact(c);
       report.contact_vertex[j] = c.vertex;
       report.contact_triangle[j] = c.obstacle < n_obstacles ? -1 : edge ? -2 : c.obstacle - n_obstacles;
+      report.contact_obstacle[j] = c.obstacle < n_obstacles ? c.obstacle : -1;
+      for (int i = 0; i < 3; ++i) {
+        report.contact_points_a[3 * j + i] = witness_[2 * j][i];
+        report.contact_points_b[3 * j + i] = witness_[2 * j + 1][i];
+      }
       const double bary[3] = {edge ? -c.bary[0] : c.bary[0], edge ? c.bary[2] : c.bary[1], edge ? 0.0 : c.bary[2]};
       for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = bary[k];  // edge-edge: s, t, 0
       const Index nodes[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};

@@ -157,6 +157,7 @@ class LocalGlobalContactSolver {
   std::vector<Vec3> xs_, ys_;                         // (n) q_t and q~ as points, for the detector
   mutable std::vector<Index> group_;                  // (contacts) scratch of use_operator()
   std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle key
+  std::vector<Vec3> witness_;                         // (2 contacts) points on A (the solid) and B at q_t
   std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
   std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
   CableRows cable_rows_;                              // (active) row entries of H, by vertex

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/collision/contact_frame.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/model/mechanical_system.hpp"
@@ -65,6 +66,32 @@ struct RowLabel {
   const char* role = "";                    ///< static text after the name
 };
 
+/// One side of a contact block: what its witness point moves with.
+struct ContactSide {
+  /// What the side is.
+  enum class Kind : int {
+    kObstacle = 0,  ///< a static obstacle; index: the obstacle's in its ContactConstraint (order added)
+    kBody = 1,      ///< one rigid body; index: the body's
+    kParticle = 2,  ///< one particle; index: the particle's
+    /// a combination of points (a point of a triangle or an edge, a point mapped over several
+    /// components); index -1
+    kPoints = 3
+  };
+  Kind kind = Kind::kObstacle;  ///< what the side is
+  Index index = -1;             ///< which one (see Kind)
+};
+
+/// Where a contact block acts, recorded beside its rows by the constraint that adds it
+/// (ContactConstraint): at the state the rows were evaluated at.
+struct ContactRecord {
+  Index block = -1;    ///< the block's index in ConstraintRows::blocks
+  Vec3 point_a;        ///< world witness point on side A (the side the normal points to)
+  Vec3 point_b;        ///< world witness point on side B
+  ContactFrame frame;  ///< normal (from B to A), tangent1, tangent2: the directions of the block's rows
+  ContactSide a;       ///< side A
+  ContactSide b;       ///< side B
+};
+
 /// The rows that constraints add for one step, appended block by block. Row indices of
 /// `jacobian` count from 0 over all rows appended so far (use next_row()).
 struct ConstraintRows {
@@ -82,6 +109,9 @@ struct ConstraintRows {
   /// a position-level row, which constrains the positions the step reaches (StepWeights).
   std::vector<char> velocity_level;
   std::vector<RowLabel> labels;  ///< (blocks) which constraint made the block, for messages
+  /// (contact blocks) where each contact block acts, in block order; constraints that add
+  /// contact blocks without recording them leave those out.
+  std::vector<ContactRecord> contacts;
 
   /// Number of rows appended.
   Index rows() const { return static_cast<Index>(phi.size()); }
@@ -105,7 +135,8 @@ struct ConstraintRows {
   /// Removes every row, keeping capacity.
   void clear();
   /// Throws sinew::Error naming the first inconsistency (sizes, a row or DOF out of range for
-  /// @p num_velocities, a non-finite value, negative compliance or damping).
+  /// @p num_velocities, a non-finite value, negative compliance or damping, a contact record of
+  /// a block that is not a contact).
   void validate(Index num_velocities) const;
 };
 

@@ -36,6 +36,10 @@
 /// (shape_surface_contacts.hpp: a tool between the vertices of a coarse mesh), rows
 /// n^T (J_A - J_B) with A the surface's witness sum_k b_k J_k and B the shape's.
 ///
+/// Each contact block comes with its ContactRecord (ConstraintRows::contacts): the world witness
+/// points of A and B, the frame of its rows, and its sides (an obstacle by its index, a rigid
+/// body, a particle, or a combination of points such as a triangle's point).
+///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
 /// pairs not set use ContactOptions::mu.

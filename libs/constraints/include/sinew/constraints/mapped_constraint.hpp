@@ -15,7 +15,8 @@
 namespace sinew::constraints {
 
 /// @p constraint on the proxy particles of @p points: its rows G_x become G_x J over the system's
-/// velocity DOFs; phi, targets, blocks, compliance and damping are kept as they are.
+/// velocity DOFs; phi, targets, blocks, compliance and damping are kept as they are, and so are
+/// contact records, their moving sides becoming combinations of points (ContactSide::kPoints).
 class MappedConstraint final : public Constraint {
  public:
   /// @p constraint on @p points->proxy() (checked there now).

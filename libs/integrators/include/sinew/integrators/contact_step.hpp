@@ -189,13 +189,19 @@ class ContactStep {
   const constraints::GlobalProblem& last_problem() const { return problem_; }
   /// The impulses r of the last step that had rows (FCLIB row order).
   const Eigen::VectorXd& last_impulses() const { return r_; }
+  /// Where the contact blocks of the last step act (witness points, frames and sides at the start
+  /// of the step; ContactRecord::block indexes last_problem().blocks, and the block's impulses
+  /// are last_impulses() there). Empty when the last step had no rows or failed before its
+  /// problem was assembled.
+  const std::vector<constraints::ContactRecord>& last_contacts() const { return contacts_; }
   /// The velocities v of the last step (after contact; Bridson-Marino: the half-step velocity).
   const Eigen::VectorXd& last_velocities() const { return v_; }
   /// Block structure of the warm start the next step may use (the last solved step's blocks; empty
   /// after a failed step or one without rows): with last_impulses(), what a checkpoint saves.
   const std::vector<constraints::ConstraintBlock>& warm_start_blocks() const { return last_blocks_; }
   /// Restores the warm start saved from warm_start_blocks() and last_impulses() (a resumed run
-  /// then continues bit for bit). @throws sinew::Error when @p r's size is not the blocks' rows.
+  /// then continues bit for bit); last_contacts() is empty until the next step.
+  /// @throws sinew::Error when @p r's size is not the blocks' rows.
   void set_warm_start(const std::vector<constraints::ConstraintBlock>& blocks, const Eigen::VectorXd& r);
 
  private:
@@ -244,6 +250,7 @@ class ContactStep {
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
   CsrMatrix T_;                                        // reduction matrix of a reduced step
   constraints::GlobalProblem problem_;
+  std::vector<constraints::ContactRecord> contacts_;  // of problem_'s contact blocks (last_contacts())
   std::vector<constraints::ConstraintBlock> last_blocks_;
   Eigen::VectorXd r_, v_;
   Eigen::VectorXd u_;  // W r + q of the local solve, for the step's natural-map error

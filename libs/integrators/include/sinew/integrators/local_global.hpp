@@ -186,6 +186,15 @@ struct LocalGlobalReport {
   /// (4 contacts) the weights of contact_nodes: the impulse R acts as w_k R on node k (1; 1 and
   /// -b_k; 1 - s, s, -(1 - t), -t), so a contact between bodies is internal to the solid.
   std::vector<double> contact_weights;
+  /// (contacts) the obstacle of each contact (its index in the integrator's obstacles), -1 for a
+  /// contact between bodies.
+  std::vector<Index> contact_obstacle;
+  /// (3 contacts) world witness point of each contact on the vertex's side at the start of the
+  /// step (q_t, where its rows are linearized): the vertex, or edge a's closest point.
+  std::vector<double> contact_points_a;
+  /// (3 contacts) the other side's witness point at the start of the step: the obstacle's closest
+  /// point, the triangle's closest point, or edge b's closest point.
+  std::vector<double> contact_points_b;
   /// (3 contacts) unit first tangents t1 (world frame) of the contacts; t2 = n x t1. With normals
   /// and impulses they give each contact's impulse in the world frame, n r_n + t1 r_t1 + t2 r_t2.
   std::vector<double> tangents;

@@ -122,6 +122,9 @@ class MultibodySimulation final : public Simulation {
   /// The two-stage contact step (its last global problem and impulses); null when an Integrator
   /// steps the scene.
   const integrators::ContactStep* contact_step() const { return contact_step_.get(); }
+  /// The contact step that made the last step: the fallback when it redid it, else
+  /// contact_step() (also before the first step and after restore()).
+  const integrators::ContactStep* last_contact_step() const { return last_step_ ? last_step_ : contact_step_.get(); }
 
  private:
   void init_rests();
@@ -134,6 +137,7 @@ class MultibodySimulation final : public Simulation {
 
   MultibodyScene scene_;
   std::unique_ptr<integrators::ContactStep> contact_step_, fallback_;
+  const integrators::ContactStep* last_step_ = nullptr;  // what made the last step (null: contact_step_)
   std::unique_ptr<integrators::Integrator> integrator_;
   std::vector<const constraints::Constraint*> constraints_;
   long steps_ = 0;

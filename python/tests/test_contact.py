@@ -52,6 +52,8 @@ def test_solution_satisfies_the_natural_map(solver):
     assert sinew.natural_map_error(problem, r) == pytest.approx(report.error, rel=1e-6, abs=1e-14)
     assert set(report.states) <= {"open", "stick", "slip"} and len(report.states) == 8
     assert {"stick", "slip"} & set(report.states)  # some contacts carry friction
+    assert report.error_history and report.error_history[-1] == pytest.approx(report.error, rel=1e-6, abs=1e-14)
+    assert report.error_history[0] > report.error  # the iterations made progress
     # a wrong answer is caught by the same check
     assert natural_map_norm(W, q, mu, r * 1.01) > 1e-4 * np.linalg.norm(q)
 
@@ -83,11 +85,12 @@ def test_fclib_round_trip(tmp_path):
     W, q, mu = random_problem(5, seed=2)
     problem = sinew.ContactProblem(W, q, mu)
     problem.title = "random five"
+    problem.description = "five random contacts, W = A A^T + I"
     r, _ = sinew.solve_contact(problem, tol=1e-10)
     path = str(tmp_path / "p.hdf5")
     sinew.write_fclib_local(path, problem, r)
     back = sinew.read_fclib_local(path)
-    assert back.title == "random five"
+    assert back.title == "random five" and back.description == problem.description
     assert (back.W != problem.W).nnz == 0
     np.testing.assert_array_equal(back.q, q)
     np.testing.assert_array_equal(back.mu, mu)

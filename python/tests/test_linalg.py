@@ -25,6 +25,7 @@ def test_cg_matches_spsolve(rhs):
     expected = spla.spsolve(A.tocsc(), rhs)
     assert np.linalg.norm(x - expected) <= 1e-9 * np.linalg.norm(expected)
     assert result.relative_residual == pytest.approx(np.linalg.norm(rhs - A @ x) / np.linalg.norm(rhs), rel=1e-6)
+    assert result.residual_norm == pytest.approx(np.linalg.norm(rhs - A @ x), rel=1e-6)
 
 
 def test_jacobi_preconditioned_cg(rhs):

@@ -2,6 +2,8 @@
 same state as a run, the progress callback sees every step and can stop the run, states read as arrays."""
 import csv
 import io
+import json
+import pathlib
 import subprocess
 
 import numpy as np
@@ -128,6 +130,7 @@ def test_save_restore_continues_bit_for_bit(source_dir):
 
 def test_backend_by_name(source_dir):
     assert "serial" in sinew.backend_names()
+    assert sinew.make_backend("serial").name == "serial"
     scene = sinew.read_scene(source_dir / "scenes" / "slope.json")
     sim = scene.make(backend="serial")
     assert sim.backend == "serial"
@@ -200,3 +203,41 @@ def test_a_simulation_is_not_stepped_from_its_own_run_callback(tmp_path, source_
     with pytest.raises(sinew.Error, match="in use by another call"):
         sim.run(tmp_path / "out", steps=5, progress=lambda info: sim.step())
     sim.step()  # free again once the run has ended
+
+
+def test_scene_properties(source_dir):
+    scene = sinew.read_scene(source_dir / "scenes" / "drop.json")
+    assert scene.kind == "multibody" and scene.name == "dropped_cube"
+    assert scene.description.startswith("A 1 kg cube")
+    assert sinew.read_scene(source_dir / "scenes" / "slope.json").kind == "local_global"
+
+
+def test_run_result_names_its_files_and_a_resume_continues(tmp_path, source_dir):
+    """A run with checkpoints every 4 steps lists them and its .pvd series; a run resumed from the first
+    checkpoint starts at its step and ends in the same state as the whole run."""
+    text = json.loads((source_dir / "scenes" / "drop.json").read_text())
+    text.setdefault("outputs", {}).update({"checkpoint_every": 4, "every": 4})
+    scene = sinew.parse_scene(json.dumps(text), name="drop.json", base_dir=str(source_dir / "scenes"))
+    whole = scene.make()
+    result = whole.run(tmp_path / "whole", steps=8, png_every=0)
+    assert result.ok and result.first_step == 0 and result.last_step == 8 and result.warned_steps == 0
+    assert result.wall_seconds > 0.0
+    assert [p.name for p in map(pathlib.Path, result.checkpoints)] == ["step_000004.sinewckpt", "step_000008.sinewckpt"]
+    assert result.series and all(pathlib.Path(p).suffix == ".pvd" and pathlib.Path(p).exists() for p in result.series)
+    resumed = scene.make()
+    again = resumed.run(tmp_path / "resumed", steps=8, png_every=0, resume=result.checkpoints[0])
+    assert again.ok and again.first_step == 4 and again.last_step == 8
+    np.testing.assert_array_equal(resumed.positions(), whole.positions())
+
+
+def test_a_step_accepted_above_the_limit_warns(source_dir):
+    """SAP answers within its own regularization; with an accept limit of 1e-14 on the natural map its
+    step advances with a warning naming the error, and the run counts it."""
+    text = json.loads((source_dir / "scenes" / "drop.json").read_text())
+    text["integrator"] = {"type": "contact_step", "accept_error": 1e-14, "solver": {"type": "sap"}}
+    sim = sinew.parse_scene(json.dumps(text)).make()
+    outcomes = [sim.step() for _ in range(300)]  # in contact from t = 0.2 s
+    assert all(o.ok for o in outcomes)
+    assert outcomes[0].warning == ""  # no contact yet
+    warned = [o.warning for o in outcomes if o.warning]
+    assert warned and "accepted with natural-map error" in warned[-1] and "1e-14" in warned[-1]

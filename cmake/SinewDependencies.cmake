@@ -24,6 +24,27 @@ if(SINEW_WITH_TBB AND NOT TBB_FOUND)
   find_package(TBB REQUIRED)  # explicit ON without TBB: fail with CMake's own message
 endif()
 
+# Kokkos: Debian's is built with the Serial execution space only. scripts/kokkos.sh builds Kokkos Core
+# with OpenMP from Debian's own Trilinos source into a cache folder; when that install is there (its
+# stamp file written last marks it complete), it is preferred. -DSINEW_KOKKOS_FROM_SOURCE=OFF takes
+# Debian's (the clang sanitizer build does: the install's -fopenmp is GCC's libgomp).
+if(DEFINED ENV{SINEW_CACHE_DIR})
+  set(_sinew_cache "$ENV{SINEW_CACHE_DIR}")
+elseif(DEFINED ENV{XDG_CACHE_HOME})
+  set(_sinew_cache "$ENV{XDG_CACHE_HOME}/sinew")
+else()
+  set(_sinew_cache "$ENV{HOME}/.cache/sinew")
+endif()
+set(SINEW_KOKKOS_SOURCE_PREFIX "${_sinew_cache}/kokkos-openmp"
+    CACHE PATH "Where scripts/kokkos.sh installs the OpenMP Kokkos built from Debian's source")
+option(SINEW_KOKKOS_FROM_SOURCE "Prefer the OpenMP Kokkos in SINEW_KOKKOS_SOURCE_PREFIX over Debian's serial one" ON)
+set(_sinew_kokkos_source_dir "${SINEW_KOKKOS_SOURCE_PREFIX}/lib/cmake/Kokkos")
+if(SINEW_KOKKOS_FROM_SOURCE AND EXISTS "${SINEW_KOKKOS_SOURCE_PREFIX}/sinew-kokkos.stamp"
+   AND EXISTS "${_sinew_kokkos_source_dir}/KokkosConfig.cmake")
+  set(Kokkos_DIR "${_sinew_kokkos_source_dir}" CACHE PATH "Kokkos' CMake package folder" FORCE)
+elseif(Kokkos_DIR STREQUAL _sinew_kokkos_source_dir)
+  unset(Kokkos_DIR CACHE)  # chosen by an earlier configure, and no longer wanted or there
+endif()
 find_package(Kokkos QUIET)
 if(Kokkos_FOUND)
   set(_sinew_kokkos_default ON)

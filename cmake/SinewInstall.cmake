@@ -27,7 +27,8 @@ set(_SINEW_FIND_DEPENDENCY_TABLE
   "Eigen3|find_dependency(Eigen3 3.3 NO_MODULE)"
   "CHOLMOD|find_dependency(CHOLMOD)"
   "TBB|find_dependency(TBB)"
-  "Kokkos|find_dependency(Kokkos)\n_sinew_fix_kokkos_includes()"
+  # the Kokkos sinew was built with (scripts/kokkos.sh's OpenMP one, or Debian's) is found first
+  "Kokkos|find_dependency(Kokkos HINTS \"${Kokkos_DIR}\")\n_sinew_fix_kokkos_includes()"
   "CUDA|find_dependency(CUDAToolkit)"
   "PNG|find_dependency(PNG)"
   "nlohmann_json|find_dependency(nlohmann_json 3)"

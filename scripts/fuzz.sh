@@ -27,12 +27,13 @@ jobs="${SINEW_JOBS:-2}"
 asan="${SINEW_ASAN_BUILD:-build-asan}"  # the sanitizer build's folder
 
 # The sanitizer build of scripts/test.sh: clang, -O1 -g1 (line tables: readable stacks at a fraction
-# of -O2 -g's compile time), ASan + UBSan, libraries instrumented for libFuzzer.
+# of -O2 -g's compile time), ASan + UBSan, libraries instrumented for libFuzzer. Debian's serial Kokkos:
+# the OpenMP one of scripts/kokkos.sh is built by GCC against libgomp, which clang's -fopenmp is not.
 configure_asan() {
   CXX=clang++ cmake -S . -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DSINEW_SANITIZE=ON -DSINEW_BUILD_FUZZERS=ON \
     -DSINEW_WITH_CUDA=OFF -DSINEW_UNITY_TESTS=ON -DSINEW_UNITY_LIBS=ON -DSINEW_BUILD_BENCH=OFF -DSINEW_BUILD_APPS=OFF \
-    -DSINEW_BUILD_DOCS=OFF -DSINEW_WARNINGS_AS_ERRORS=ON >/dev/null
+    -DSINEW_BUILD_DOCS=OFF -DSINEW_WARNINGS_AS_ERRORS=ON -DSINEW_KOKKOS_FROM_SOURCE=OFF >/dev/null
 }
 if [ "${1:-}" = configure ]; then
   configure_asan

@@ -8,6 +8,7 @@
 
 #include "collision_test_util.hpp"
 #include "expect_error.hpp"
+#include "sinew/collision/obstacle.hpp"
 
 namespace sinew::collision_mesh_signed_distance_test {
 namespace {
@@ -47,6 +48,38 @@ TEST(MeshSignedDistance, ABoxMeshIsTheAnalyticBox) {
     EXPECT_NEAR(on.distance, 0.0, 1e-15);
     EXPECT_LT(norm(v3::sub(on.normal, v3::make(0, 0, 1))), 1e-12);
   }
+}
+
+// obstacle_distance() of a grid obstacle is the grid's trilinear answer in the obstacle's frame,
+// not the mesh's exact one: both agree over a face's interior (the distance is linear there), and
+// differ beyond an edge, where the exact distance is round and the interpolant is not.
+TEST(GridObstacle, DistancesComeFromTheGridAtThePose) {
+  const Vec3 h = v3::make(0.5, 0.3, 0.2);
+  const test::Cloth m = test::box_mesh(h, 1);
+  Pose pose = identity_pose();
+  pose.translation = v3::make(1.0, -2.0, 0.5);
+  pose.rotation = Mat3{{0, -1, 0, 1, 0, 0, 0, 0, 1}};  // a quarter turn about z
+  SdfGridOptions options;
+  options.cell_size = 0.1;
+  const Obstacle grid = grid_obstacle(m.x, m.tri, options, pose, 0.3);
+  const Obstacle exact = mesh_obstacle(m.x, m.tri, pose, 0.3);
+  ASSERT_TRUE(grid.grid && grid.mesh);  // the mesh is kept for drawing
+  EXPECT_EQ(grid.friction, 0.3);
+  // Above the top face's interior (local (0.1, 0.05, 0.2 + 0.03)): the same distance and normal.
+  const Vec3 over = to_world(pose, v3::make(0.1, 0.05, 0.23));
+  const SignedDistance a = obstacle_distance(over, grid), b = obstacle_distance(over, exact);
+  EXPECT_NEAR(a.distance, 0.03, 1e-12);
+  EXPECT_NEAR(b.distance, 0.03, 1e-12);
+  EXPECT_LT(norm(v3::sub(a.normal, v3::make(0, 0, 1))), 1e-12);  // local +z stays +z under the turn
+  EXPECT_LT(norm(v3::sub(a.closest, to_world(pose, v3::make(0.1, 0.05, 0.2)))), 1e-12);
+  // Beyond the edge x = 0.5, z = 0.2 (local): the grid's value is the interpolant of its nodes.
+  const Vec3 local = v3::make(0.55, 0.0, 0.25);
+  const SignedDistance c = obstacle_distance(to_world(pose, local), grid);
+  const SignedDistance d = obstacle_distance(to_world(pose, local), exact);
+  EXPECT_NEAR(d.distance, std::sqrt(2.0) * 0.05, 1e-12);
+  EXPECT_EQ(c.distance, grid.grid->query(local).distance);
+  EXPECT_GT(std::abs(c.distance - d.distance), 1e-4) << "an edge's round distance is not trilinear";
+  EXPECT_LT(std::abs(c.distance - d.distance), options.cell_size);
 }
 
 // An icosahedron: every point's sign is its side of the polyhedron's face planes.

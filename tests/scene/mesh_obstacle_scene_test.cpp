@@ -1,6 +1,7 @@
 // Mesh obstacles in local-global scene files ("obstacles": [{"mesh": ..., "position",
-// "rotation"}]): a box written as a closed triangle mesh moves a block exactly as the analytic
-// box does, and an open mesh is refused naming the entry.
+// "rotation"}], "distance": "grid" for a signed-distance grid of the mesh): a box written as a
+// closed triangle mesh, or as its grid, moves a block exactly as the analytic box does, and an open
+// mesh or a bad grid setting is refused naming the entry.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -58,13 +59,31 @@ TEST(MeshObstacleScene, ABoxMeshMovesTheBlockAsTheAnalyticBox) {
   mesh.erase("shape");
   mesh.erase("half_extents");
   mesh["mesh"] = box_mesh(1.0, 1.0, 0.1);
-  const std::vector<double> a = positions_after(scene_with(analytic)), b = positions_after(scene_with(mesh));
-  ASSERT_EQ(a.size(), b.size());
-  double worst = 0.0, moved = 0.0;
-  for (std::size_t k = 0; k < a.size(); ++k) worst = std::max(worst, std::abs(a[k] - b[k]));
-  for (std::size_t k = 0; k < a.size(); k += 3) moved = std::max(moved, a[k]);
-  EXPECT_LT(worst, 1e-9);
-  EXPECT_GT(moved, 0.1 + 0.005) << "the box dragged the block along x";
+  nlohmann::json grid = mesh;
+  grid["distance"] = "grid";
+  grid["cell_size"] = 0.04;
+  const std::vector<double> a = positions_after(scene_with(analytic));
+  for (const nlohmann::json& other : {mesh, grid}) {
+    const std::vector<double> b = positions_after(scene_with(other));
+    ASSERT_EQ(a.size(), b.size());
+    double worst = 0.0, moved = 0.0;
+    for (std::size_t k = 0; k < a.size(); ++k) worst = std::max(worst, std::abs(a[k] - b[k]));
+    for (std::size_t k = 0; k < a.size(); k += 3) moved = std::max(moved, a[k]);
+    EXPECT_LT(worst, 1e-9) << other.value("distance", "exact");
+    EXPECT_GT(moved, 0.1 + 0.005) << "the box dragged the block along x";
+  }
+}
+
+TEST(MeshObstacleScene, GridSettingsAreCheckedAndNeedAGrid) {
+  nlohmann::json o = {{"mesh", box_mesh(1.0, 1.0, 0.1)}, {"position", {0, 0, -0.1}}, {"distance", "grid"}};
+  o["padding"] = 0;
+  EXPECT_SINEW_ERROR(parse_scene(scene_with(o).dump(), "grid.json", "."), "grid.json", "/obstacles/0/padding");
+  o.erase("padding");
+  o["distance"] = "fast";
+  EXPECT_SINEW_ERROR(parse_scene(scene_with(o).dump(), "grid.json", "."), "/obstacles/0/distance", "exact", "grid");
+  o["distance"] = "exact";
+  o["cell_size"] = 0.04;  // a grid setting without a grid
+  EXPECT_SINEW_ERROR(parse_scene(scene_with(o).dump(), "grid.json", "."), "/obstacles/0", "cell_size");
 }
 
 TEST(MeshObstacleScene, AnOpenMeshIsRefusedNamingTheEntry) {

@@ -24,8 +24,9 @@ Obstacle half_space_obstacle(const Vec3& point, const Vec3& normal, double frict
 }
 
 SignedDistance obstacle_distance(const Vec3& x, const Obstacle& o) {
-  if (!o.mesh) return point_shape(x, o.shape, o.pose);
-  const SignedDistance local = o.mesh->query(to_local(o.pose, x));
+  if (!o.mesh && !o.grid) return point_shape(x, o.shape, o.pose);
+  const Vec3 p = to_local(o.pose, x);
+  const SignedDistance local = o.grid ? o.grid->query(p) : o.mesh->query(p);
   return SignedDistance{local.distance, to_world_direction(o.pose, local.normal), to_world(o.pose, local.closest)};
 }
 
@@ -37,6 +38,15 @@ Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std
   o.pose = pose;
   o.friction = friction;
   o.mesh = std::move(mesh);
+  return o;
+}
+
+Obstacle grid_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
+                       const SdfGridOptions& options, const Pose& pose, double friction) {
+  Obstacle o = mesh_obstacle(positions, triangles, pose, friction);
+  auto grid = std::make_shared<SignedDistanceGrid>();
+  grid->build(positions, triangles, options);
+  o.grid = std::move(grid);
   return o;
 }
 

@@ -310,13 +310,21 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
     Obstacle ob;
     if (o.has("mesh")) {
       // A closed triangle mesh (an .obj "file" or inline "vertices" and "triangles") placed by
-      // "position" and "rotation", touched by its exact signed distance.
+      // "position" and "rotation", touched by its exact signed distance, or by a signed-distance
+      // grid sampled from it ("distance": "grid", "cell_size", "padding").
       const MeshSource mesh = read_mesh_source(o, "mesh", base_dir, /*allow_solid=*/false, /*allow_membrane=*/true);
       Pose pose;
       pose.rotation = read_rotation(o, "rotation");
       pose.translation = read_vec3(o, "position", Vec3{{0, 0, 0}});
+      const bool grid = o.choice("distance", {"exact", "grid"}, "exact") == "grid";
+      SdfGridOptions grid_options;
+      if (grid) {
+        grid_options.cell_size = o.real("cell_size", 0.0, 0.0);
+        grid_options.padding = static_cast<int>(o.integer("padding", grid_options.padding, 1, 64));
+      }
       try {
-        ob = mesh_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, pose);
+        ob = grid ? grid_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, grid_options, pose)
+                  : mesh_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, pose);
       } catch (const Error& e) {
         o.fail("mesh", e.what());
       }

@@ -56,8 +56,11 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
     require(std::isfinite(o.friction) && o.friction >= 0.0,
             name + ".friction must be finite and >= 0, got " + number_text(o.friction));
     const double* s = o.shape.size;
-    if (o.mesh) {
-      require(o.mesh->built(), name + ".mesh must be built (MeshSignedDistance::build, or mesh_obstacle())");
+    if (o.mesh || o.grid) {
+      if (o.mesh)
+        require(o.mesh->built(), name + ".mesh must be built (MeshSignedDistance::build, or mesh_obstacle())");
+      if (o.grid)
+        require(o.grid->built(), name + ".grid must be built (SignedDistanceGrid::build, or grid_obstacle())");
       validate_obstacle_placement(o.pose, o.motion, name);
       continue;
     }

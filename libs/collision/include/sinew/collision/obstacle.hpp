@@ -1,13 +1,15 @@
 /// @file
-/// @brief sinew::Obstacle: a rigid obstacle (an analytic shape or a closed triangle mesh at a
-/// pose, static or moving rigidly, with a friction coefficient), the one obstacle type of every
-/// contact model (the multibody ContactConstraint and the local-global integrator's contact).
+/// @brief sinew::Obstacle: a rigid obstacle (an analytic shape, a closed triangle mesh or a
+/// signed-distance grid at a pose, static or moving rigidly, with a friction coefficient), the one
+/// obstacle type of every contact model (the multibody ContactConstraint and the local-global
+/// integrator's contact).
 #pragma once
 
 #include <memory>
 
 #include "sinew/collision/mesh_signed_distance.hpp"
 #include "sinew/collision/shape.hpp"
+#include "sinew/collision/signed_distance_grid.hpp"
 
 namespace sinew {
 
@@ -27,11 +29,16 @@ struct Obstacle {
   /// ignored): points touch it by its exact signed distance (MeshSignedDistance). Shared, so
   /// that copies of a scene's obstacles do not copy the mesh.
   std::shared_ptr<const MeshSignedDistance> mesh;
+  /// When set, points touch the obstacle by this signed-distance grid in its local frame (trilinear
+  /// interpolation, SignedDistanceGrid::query) instead of the shape's or the mesh's exact distance:
+  /// one cell lookup per point, whatever the mesh's size. A mesh set beside it is what snapshots
+  /// draw. Shared, as the mesh.
+  std::shared_ptr<const SignedDistanceGrid> grid;
 };
 
 /// Signed distance, outward normal and closest surface point of the world point @p x against
-/// @p obstacle at its pose: point_shape() for an analytic shape, the mesh's exact signed distance
-/// for a mesh obstacle.
+/// @p obstacle at its pose: the grid's interpolated distance for a grid obstacle, the mesh's exact
+/// signed distance for a mesh obstacle, point_shape() for an analytic shape.
 SignedDistance obstacle_distance(const Vec3& x, const Obstacle& obstacle);
 
 /// A mesh obstacle: the closed, outward-oriented triangle mesh (@p positions in its local frame,
@@ -39,6 +46,13 @@ SignedDistance obstacle_distance(const Vec3& x, const Obstacle& obstacle);
 /// @throws sinew::Error as MeshSignedDistance::build().
 Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
                        const Pose& pose, double friction = 0.0);
+
+/// A signed-distance grid obstacle sampled from the closed, outward-oriented triangle mesh
+/// (@p positions in its local frame, @p triangles counter-clockwise seen from outside) with
+/// @p options, at @p pose, with friction @p friction; the mesh is kept for drawing.
+/// @throws sinew::Error as MeshSignedDistance::build() and SignedDistanceGrid::build().
+Obstacle grid_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
+                       const SdfGridOptions& options, const Pose& pose, double friction = 0.0);
 
 /// The half-space {x : n.(x - point) <= 0} whose boundary plane passes through @p point with
 /// outward normal @p normal (not necessarily unit), with friction @p friction: its local frame is

@@ -92,6 +92,9 @@ class SignedDistanceGrid {
   /// @throws sinew::Error before build().
   SignedDistance query(const Vec3& p) const;
 
+  /// True once build() has succeeded.
+  bool built() const { return !values_.empty(); }
+
   /// Plain view for SINEW_HD code; valid while this object lives and is not rebuilt.
   SdfGridView view() const;
 

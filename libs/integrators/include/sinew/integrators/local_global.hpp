@@ -65,9 +65,9 @@ struct LocalGlobalDescription {
   double time_step = 0.01;                ///< h (s); the paper's h = 0.01 s (Table 3)
   std::vector<PositionalTarget> targets;  ///< pinned / driven vertices
   /// Rigid obstacles the solid's contact vertices collide with (frictional contact of Section 5,
-  /// kSparseInverse global step only): analytic shapes or closed triangle meshes (Obstacle::mesh,
-  /// mesh_obstacle(): the mesh's exact signed distance); empty = no contact, the step of
-  /// Algorithms 1-2.
+  /// kSparseInverse global step only): analytic shapes, closed triangle meshes (Obstacle::mesh,
+  /// mesh_obstacle(): the mesh's exact signed distance) or signed-distance grids (Obstacle::grid,
+  /// grid_obstacle()); empty = no contact, the step of Algorithms 1-2.
   std::vector<Obstacle> obstacles;
   /// Vertices that can touch obstacles (e.g. the surface vertices); empty = all vertices.
   std::vector<Index> contact_vertices;

@@ -12,6 +12,7 @@
 
 #include "sinew/backends/kokkos.hpp"
 #include "sinew/core/loop_backend.hpp"
+#include "sinew/core/row_split.hpp"
 
 namespace sinew {
 namespace {
@@ -69,20 +70,7 @@ struct KokkosExec {
   void for_each_rows(std::size_t n, const Index* row_ptr, const F& f) const {
     if (n == 0) return;
     const std::size_t ranges = std::min<std::size_t>(n, static_cast<std::size_t>(threads));
-    const double total = static_cast<double>(row_ptr[n]) + static_cast<double>(n);
-    auto boundary = [&](std::size_t r) -> std::size_t {
-      if (r == ranges) return n;
-      const double target = total * static_cast<double>(r) / static_cast<double>(ranges);
-      std::size_t lo = 0, hi = n;  // first row i with row_ptr[i] + i >= target
-      while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (static_cast<double>(row_ptr[mid]) + static_cast<double>(mid) < target)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      return lo;
-    };
+    auto boundary = [&](std::size_t r) { return balanced_row_boundary(n, row_ptr, ranges, r); };
     run_ranges(ranges, [&](std::size_t r) {
       for (std::size_t i = boundary(r), end = boundary(r + 1); i < end; ++i) f(i);
     });

@@ -13,6 +13,7 @@
 #include "sinew/backends/tbb.hpp"
 #include "sinew/core/host_memory.hpp"
 #include "sinew/core/loop_backend.hpp"
+#include "sinew/core/row_split.hpp"
 
 namespace sinew {
 namespace {
@@ -43,20 +44,7 @@ struct TbbExec : HostMemory {
   void for_each_rows(std::size_t n, const Index* row_ptr, const F& f) const {
     if (n == 0) return;
     const std::size_t chunks = std::min<std::size_t>(n, 8 * static_cast<std::size_t>(concurrency()));
-    const double total = static_cast<double>(row_ptr[n]) + static_cast<double>(n);
-    auto boundary = [&](std::size_t c) -> std::size_t {
-      if (c == chunks) return n;
-      const double target = total * static_cast<double>(c) / static_cast<double>(chunks);
-      std::size_t lo = 0, hi = n;  // first row i with row_ptr[i] + i >= target
-      while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (static_cast<double>(row_ptr[mid]) + static_cast<double>(mid) < target)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      return lo;
-    };
+    auto boundary = [&](std::size_t c) { return balanced_row_boundary(n, row_ptr, chunks, c); };
     arena->execute([&] {
       tbb::parallel_for(
           tbb::blocked_range<std::size_t>(0, chunks),

@@ -82,6 +82,28 @@ TEST(GridObstacle, DistancesComeFromTheGridAtThePose) {
   EXPECT_LT(std::abs(c.distance - d.distance), options.cell_size);
 }
 
+// A two-sided sheet (an open 2 x 2 quad of a cloth grid, z = 0, faces up): from above and below
+// the distance is the height z, signed by the faces' side, the normal their +z; beyond the border,
+// the distance to it, negative below. The same open mesh is refused as a closed solid.
+TEST(MeshSignedDistance, ATwoSidedSheetIsSignedByItsSide) {
+  const test::Cloth sheet = test::make_cloth(5, 5, 2.0, 2.0, 0.0);
+  MeshSignedDistance mesh;
+  EXPECT_SINEW_ERROR(mesh.build(sheet.x, sheet.tri), "must be closed");
+  mesh.build(sheet.x, sheet.tri, MeshSides::kTwoSided);
+  EXPECT_EQ(mesh.sides(), MeshSides::kTwoSided);
+  test::Rng rng(45);
+  for (int i = 0; i < 500; ++i) {
+    const Vec3 p = v3::add(rng.vec(0.0, 2.0), v3::make(0, 0, -1.0));  // over or under the sheet
+    const SignedDistance d = mesh.query(p);
+    EXPECT_NEAR(d.distance, p[2], 1e-12) << "point " << i;
+    EXPECT_LT(norm(v3::sub(d.normal, v3::make(0, 0, 1))), 1e-12) << "point " << i;
+    EXPECT_LT(norm(v3::sub(d.closest, v3::make(p[0], p[1], 0.0))), 1e-12);
+  }
+  const SignedDistance beyond = mesh.query(v3::make(2.3, 1.0, -0.4));  // past the edge x = 2, below
+  EXPECT_NEAR(beyond.distance, -0.5, 1e-12);
+  EXPECT_LT(norm(v3::sub(beyond.normal, v3::make(-0.6, 0.0, 0.8))), 1e-12);
+}
+
 // An icosahedron: every point's sign is its side of the polyhedron's face planes.
 TEST(MeshSignedDistance, SignsOfAConvexPolyhedronAreItsFacePlanes) {
   const double g = (1.0 + std::sqrt(5.0)) / 2.0;

@@ -327,6 +327,37 @@ TEST(LocalGlobalContact, ABoxMeshObstacleIsTheAnalyticBox) {
   }
 }
 
+// An open sheet (a 2 x 2 m quad as 2 triangles facing up, MeshSides::kTwoSided) touched from either
+// side: a block falling onto it from above, and one "falling" up onto it from below (gravity
+// reversed), move as against the half-space on their side, and the one below stays below although
+// the sheet's distance calls it "inside" (behind the faces).
+TEST(LocalGlobalContact, AnOpenSheetHoldsBlocksOnEitherSide) {
+  const std::vector<Vec3> quad = {Vec3{{-1, -1, 0}}, Vec3{{1, -1, 0}}, Vec3{{1, 1, 0}}, Vec3{{-1, 1, 0}}};
+  const std::vector<std::array<Index, 3>> tri = {{0, 1, 2}, {0, 2, 3}};
+  for (double side : {1.0, -1.0}) {
+    const Block block = make_block(3, 3, 2, 0.1, 0.1, 0.05, side > 0 ? 0.005 : -0.055);
+    std::vector<std::vector<double>> ends;
+    for (bool sheet : {false, true}) {
+      LocalGlobalDescription d = describe(block, 1e6, 0.01);
+      d.gravity = Vec3{{0.0, 0.0, -9.81 * side}};
+      d.obstacles.push_back(sheet ? mesh_obstacle(quad, tri, identity_pose(), 0.5, MeshSides::kTwoSided)
+                                  : half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, side}}, 0.5));
+      auto backend = make_backend("serial");
+      LocalGlobalIntegrator lg(*backend, d);
+      for (int s = 0; s < 40; ++s) ASSERT_TRUE(lg.step().ok());
+      ends.push_back(lg.positions());
+    }
+    double worst = 0.0, beyond = -1.0;
+    for (std::size_t i = 0; i < ends[0].size(); ++i) worst = std::max(worst, std::abs(ends[0][i] - ends[1][i]));
+    for (std::size_t i = 2; i < ends[1].size(); i += 3) beyond = std::max(beyond, -side * ends[1][i]);
+    std::printf("sheet against the half-space %s: positions differ by %.2e m after 40 steps\n",
+                side > 0 ? "above" : "below", worst);
+    EXPECT_LT(worst, 1e-9);
+    EXPECT_LT(beyond, 1e-4) << "a vertex crossed the sheet";
+    EXPECT_GT(beyond, -1e-3) << "the block reached the sheet";
+  }
+}
+
 // A mesh or grid obstacle that was not built is named.
 TEST(LocalGlobalContact, AnUnbuiltMeshObstacleIsNamed) {
   const Block block = make_block(2, 2, 2, 0.1, 0.1, 0.1, 0.02);

@@ -86,12 +86,31 @@ TEST(MeshObstacleScene, GridSettingsAreCheckedAndNeedAGrid) {
   EXPECT_SINEW_ERROR(parse_scene(scene_with(o).dump(), "grid.json", "."), "/obstacles/0", "cell_size");
 }
 
-TEST(MeshObstacleScene, AnOpenMeshIsRefusedNamingTheEntry) {
+TEST(MeshObstacleScene, AnOpenMeshIsRefusedNamingTheEntryUnlessItIsASheet) {
   nlohmann::json mesh = box_mesh(1.0, 1.0, 0.1);
   mesh["triangles"].erase(mesh["triangles"].size() - 1);
-  const nlohmann::json j = scene_with({{"mesh", mesh}, {"position", {0, 0, -0.1}}});
+  nlohmann::json j = scene_with({{"mesh", mesh}, {"position", {0, 0, -0.1}}});
   EXPECT_SINEW_ERROR(parse_scene(j.dump(), "mesh_obstacle.json", "."), "mesh_obstacle.json", "/obstacles/0/mesh",
                      "must be closed");
+  j["obstacles"][0]["open"] = true;  // a two-sided sheet: any mesh
+  EXPECT_NO_THROW(parse_scene(j.dump(), "mesh_obstacle.json", "."));
+  j["obstacles"][0]["distance"] = "grid";
+  EXPECT_SINEW_ERROR(parse_scene(j.dump(), "mesh_obstacle.json", "."), "/obstacles/0/distance", "closed mesh");
+}
+
+// An open sheet from a scene file: a 2 x 2 m quad in the plane z = 0 holds the block as the plane does.
+TEST(MeshObstacleScene, AnOpenSheetHoldsTheBlockAsAPlane) {
+  const nlohmann::json plane = {
+      {"shape", "half_space"}, {"point", {0, 0, 0}}, {"normal", {0, 0, 1}}, {"friction", 0.5}};
+  const nlohmann::json sheet = {
+      {"mesh", {{"vertices", {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}}}, {"triangles", {{0, 1, 2}, {0, 2, 3}}}}},
+      {"open", true},
+      {"friction", 0.5}};
+  const std::vector<double> a = positions_after(scene_with(plane)), b = positions_after(scene_with(sheet));
+  ASSERT_EQ(a.size(), b.size());
+  double worst = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) worst = std::max(worst, std::abs(a[k] - b[k]));
+  EXPECT_LT(worst, 1e-9);
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 
 namespace sinew {
 
-void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std::array<Index, 3>>& tris) {
+void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std::array<Index, 3>>& tris,
+                               MeshSides sides) {
   require(!tris.empty(), "MeshSignedDistance::build: the mesh has no triangles");
   for (std::size_t v = 0; v < x.size(); ++v)
     require(is_finite(x[v]),
@@ -44,7 +45,7 @@ void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std
   for (const auto& entry : edges) {  // not a structured binding: C++17 lambdas cannot capture one
     const EdgeKey& e = entry.first;
     const int uses = entry.second.first;
-    require(uses == 2, [&] {
+    require(uses == 2 || sides == MeshSides::kTwoSided, [&] {
       return "MeshSignedDistance::build: the mesh must be closed, but edge (" + std::to_string(e.first) + ", " +
              std::to_string(e.second) + ") is shared by " + std::to_string(uses) + " triangles instead of 2";
     });
@@ -65,6 +66,7 @@ void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std
   bvh_ = std::move(bvh);
   bounds_ = all;
   extent_ = std::max({all.hi[0] - all.lo[0], all.hi[1] - all.lo[1], all.hi[2] - all.lo[2]});
+  sides_ = sides;
 }
 
 SignedDistance MeshSignedDistance::query(const Vec3& p) const {
@@ -101,7 +103,8 @@ SignedDistance MeshSignedDistance::query(const Vec3& p) const {
   const bool inside = dot(away, pseudo) < 0.0;
   const double d = std::sqrt(r.distance_squared);
   // Off the surface the direction to the point is the normal (exact, and continuous across the
-  // mesh's edges); on it (or within round-off of it) the pseudo-normal is.
+  // mesh's edges); on it (or within round-off of it) the pseudo-normal is. On a sheet "inside"
+  // means behind its faces, and the normal points to their front.
   const Vec3 normal =
       d > 1e-12 * extent_ ? v3::scale((inside ? -1.0 : 1.0) / d, away) : v3::normalized_or(pseudo, face_normal_[t]);
   return SignedDistance{inside ? -d : d, normal, r.closest};

@@ -31,9 +31,9 @@ SignedDistance obstacle_distance(const Vec3& x, const Obstacle& o) {
 }
 
 Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
-                       const Pose& pose, double friction) {
+                       const Pose& pose, double friction, MeshSides sides) {
   auto mesh = std::make_shared<MeshSignedDistance>();
-  mesh->build(positions, triangles);
+  mesh->build(positions, triangles, sides);
   Obstacle o;
   o.pose = pose;
   o.friction = friction;

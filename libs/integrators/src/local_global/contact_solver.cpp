@@ -239,6 +239,16 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
 // is kept when it is within the margin at q_t OR at the prediction q~ (inertia and gravity),
 // so that vertices arriving within the step are constrained from its start. Fills contacts_ in
 // key order and e_host_ with their rows' constant terms d/h - H v_obs.
+double LocalGlobalContactSolver::sheet_side(Index v, int obstacle, const SignedDistance& d) const {
+  // contacts_prev_ is ordered by vertex, then key (an obstacle's key is its index), then tri[0].
+  const auto first = std::lower_bound(
+      contacts_prev_.begin(), contacts_prev_.end(), std::make_pair(v, obstacle),
+      [](const Contact& c, const std::pair<Index, int>& key) { return std::make_pair(c.vertex, c.obstacle) < key; });
+  if (first != contacts_prev_.end() && first->vertex == v && first->obstacle == obstacle)
+    return dot(first->frame[0], d.normal) >= 0.0 ? 1.0 : -1.0;
+  return d.distance >= 0.0 ? 1.0 : -1.0;
+}
+
 void LocalGlobalContactSolver::detect_contacts() {
   contacts_.clear();
   witness_.clear();
@@ -255,8 +265,17 @@ void LocalGlobalContactSolver::detect_contacts() {
     const Vec3 y{{y_host_[o3], y_host_[o3 + 1], y_host_[o3 + 2]}};
     for (std::size_t k = 0; k < obstacles_.size(); ++k) {
       const Obstacle& o = obstacles_[k];
-      const SignedDistance at_start = obstacle_distance(x, o);
-      const double predicted = obstacle_distance(y, o).distance;
+      SignedDistance at_start = obstacle_distance(x, o);
+      double predicted = obstacle_distance(y, o).distance;
+      if (o.mesh && !o.grid && o.mesh->sides() == MeshSides::kTwoSided) {
+        // A sheet: its distance is signed by the faces' side. The vertex stays on the side of its
+        // contact with the sheet in the last step, else on the side it is on: a vertex a little
+        // behind the sheet after an inexact solve is pushed back, not through.
+        const double side = sheet_side(v, static_cast<int>(k), at_start);
+        at_start.distance *= side;
+        at_start.normal = v3::scale(side, at_start.normal);
+        predicted *= side;
+      }
       if (std::min(at_start.distance, predicted) - thickness_ >= margin_) continue;
       const ContactFrame f = contact_frame(at_start.normal);
       Contact c{v, static_cast<int>(k), {f.normal, f.tangent1, f.tangent2}};

@@ -110,6 +110,10 @@ class LocalGlobalContactSolver {
 
  private:
   void detect_contacts();
+  /// +1 or -1: the side of the two-sided sheet @p obstacle that vertex @p v keeps, given its signed
+  /// distance @p d at the step's start (the side of its contact with the sheet in the last step, else
+  /// the side it is on).
+  double sheet_side(Index v, int obstacle, const SignedDistance& d) const;
   void detect_body_contacts();
   void gather_cables(LocalGlobalReport& report);
   void assemble_rows();

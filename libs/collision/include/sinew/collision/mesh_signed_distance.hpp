@@ -12,17 +12,31 @@
 
 namespace sinew {
 
+/// What a mesh is: the boundary of a solid, or a sheet.
+enum class MeshSides {
+  kClosed,  ///< a closed, outward-oriented surface: negative inside
+  /// any triangle mesh, open or not (a plate, a ramp, terrain): the distance is signed by the
+  /// faces' orientation, negative behind them, which tells the side of the sheet, not inside or
+  /// outside; contact models keep each point on the side it comes from (local-global: the side of
+  /// its last step's contact)
+  kTwoSided,
+};
+
 /// Exact signed distance to a closed, outward-oriented triangle mesh: negative inside, the
 /// normal pointing out of the mesh at the closest point, the closest point on the surface. What
-/// point_shape() gives for an analytic shape, for a mesh; SignedDistanceGrid samples it.
+/// point_shape() gives for an analytic shape, for a mesh; SignedDistanceGrid samples it. Built
+/// MeshSides::kTwoSided, the same for any mesh (a sheet), the sign telling its side.
 class MeshSignedDistance {
  public:
   /// Keeps the mesh, its pseudo-normals and a Bvh of its triangles.
   /// @param positions (n_vertices) points, in the mesh's own frame.
   /// @param triangles (n_triangles x 3) vertex indices, counter-clockwise seen from outside.
+  /// @param sides kClosed: the mesh must be closed; kTwoSided: any triangle mesh.
   /// @throws sinew::Error for an empty mesh, an index out of range (naming the triangle), a mesh
-  /// that is not closed (naming an edge and how many triangles share it) or a non-finite point.
-  void build(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles);
+  /// that is not closed when @p sides is kClosed (naming an edge and how many triangles share it) or
+  /// a non-finite point.
+  void build(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
+             MeshSides sides = MeshSides::kClosed);
 
   /// Signed distance, outward unit normal and closest surface point at @p p (the mesh's frame).
   /// Off the surface the normal is (p - closest) / distance, signed; on it, the closest
@@ -31,6 +45,8 @@ class MeshSignedDistance {
 
   /// Whether build() has succeeded.
   bool built() const { return !triangles_.empty(); }
+  /// How it was built: a closed solid's boundary or a sheet.
+  MeshSides sides() const { return sides_; }
   /// The mesh's points (n_vertices).
   const std::vector<Vec3>& positions() const { return positions_; }
   /// The mesh's triangles (n_triangles x 3).
@@ -47,6 +63,7 @@ class MeshSignedDistance {
   Bvh bvh_;
   Aabb bounds_ = empty_aabb();
   double extent_ = 0.0;  // the bounds' largest side: the scale of "on the surface"
+  MeshSides sides_ = MeshSides::kClosed;
 };
 
 }  // namespace sinew

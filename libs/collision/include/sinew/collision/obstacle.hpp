@@ -25,9 +25,9 @@ struct Obstacle {
   /// angular) rotation).
   Motion motion{{{0.0, 0.0, 0.0}}, {{0.0, 0.0, 0.0}}};
   double friction = 0.0;  ///< Coulomb coefficient mu >= 0 of the contacts on this obstacle
-  /// When set, the obstacle is this closed triangle mesh in its local frame (shape is then
-  /// ignored): points touch it by its exact signed distance (MeshSignedDistance). Shared, so
-  /// that copies of a scene's obstacles do not copy the mesh.
+  /// When set, the obstacle is this triangle mesh in its local frame (shape is then ignored):
+  /// points touch it by its exact signed distance (MeshSignedDistance), a closed solid's or a
+  /// two-sided sheet's (MeshSides). Shared, so that copies of a scene's obstacles do not copy the mesh.
   std::shared_ptr<const MeshSignedDistance> mesh;
   /// When set, points touch the obstacle by this signed-distance grid in its local frame (trilinear
   /// interpolation, SignedDistanceGrid::query) instead of the shape's or the mesh's exact distance:
@@ -42,10 +42,12 @@ struct Obstacle {
 SignedDistance obstacle_distance(const Vec3& x, const Obstacle& obstacle);
 
 /// A mesh obstacle: the closed, outward-oriented triangle mesh (@p positions in its local frame,
-/// @p triangles counter-clockwise seen from outside) at @p pose, with friction @p friction.
+/// @p triangles counter-clockwise seen from outside) at @p pose, with friction @p friction; with
+/// @p sides = MeshSides::kTwoSided any triangle mesh, a sheet touched from either side (each point
+/// kept on the side it comes from).
 /// @throws sinew::Error as MeshSignedDistance::build().
 Obstacle mesh_obstacle(const std::vector<Vec3>& positions, const std::vector<std::array<Index, 3>>& triangles,
-                       const Pose& pose, double friction = 0.0);
+                       const Pose& pose, double friction = 0.0, MeshSides sides = MeshSides::kClosed);
 
 /// A signed-distance grid obstacle sampled from the closed, outward-oriented triangle mesh
 /// (@p positions in its local frame, @p triangles counter-clockwise seen from outside) with

@@ -193,7 +193,10 @@ ContactConstraint::ContactConstraint(const ContactOptions& params, std::string n
 Index ContactConstraint::add_obstacle(const Shape& shape, const Pose& pose, Index material) {
   check_shape(ShapeInstance{0, shape, pose, Motion{}}, name_ + ": obstacle " + std::to_string(obstacles_.size()));
   require(material >= 0, [&] { return name_ + ": obstacle material must be >= 0, got " + std::to_string(material); });
-  obstacles_.push_back(Obstacle{shape, pose, {}, 0.0, nullptr, nullptr});
+  Obstacle o;  // static, friction per material pair (friction())
+  o.shape = shape;
+  o.pose = pose;
+  obstacles_.push_back(std::move(o));
   obstacle_materials_.push_back(material);
   return static_cast<Index>(obstacles_.size()) - 1;
 }

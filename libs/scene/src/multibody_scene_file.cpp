@@ -216,7 +216,10 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
       spec->obstacles.push_back(half_space_obstacle(read_vec3(o, "point", Vec3{{0, 0, 0}}), normal));
     } else {
       const PlacedShape p = read_placed_shape(o);
-      spec->obstacles.push_back(Obstacle{p.shape, p.pose, {}, 0.0, nullptr, nullptr});
+      Obstacle ob;
+      ob.shape = p.shape;
+      ob.pose = p.pose;
+      spec->obstacles.push_back(std::move(ob));
     }
     o.finish();
   }

@@ -56,11 +56,9 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
     require(std::isfinite(o.friction) && o.friction >= 0.0,
             name + ".friction must be finite and >= 0, got " + number_text(o.friction));
     const double* s = o.shape.size;
+    require(!o.mesh || o.mesh->built(), name + ".mesh must be built (MeshSignedDistance::build, or mesh_obstacle())");
+    require(!o.grid || o.grid->built(), name + ".grid must be built (SignedDistanceGrid::build, or grid_obstacle())");
     if (o.mesh || o.grid) {
-      if (o.mesh)
-        require(o.mesh->built(), name + ".mesh must be built (MeshSignedDistance::build, or mesh_obstacle())");
-      if (o.grid)
-        require(o.grid->built(), name + ".grid must be built (SignedDistanceGrid::build, or grid_obstacle())");
       validate_obstacle_placement(o.pose, o.motion, name);
       continue;
     }
@@ -234,11 +232,6 @@ std::size_t LocalGlobalContactSolver::begin_step(const DeviceArray<double>& q_t,
   return contacts_.size() + active_.size();
 }
 
-// Collision once per step on the host, at q_t: the constraints are linearized there, because
-// v = (q - q_t)/h and the gap's first-order change n.(x - x_t) are measured from q_t. A pair
-// is kept when it is within the margin at q_t OR at the prediction q~ (inertia and gravity),
-// so that vertices arriving within the step are constrained from its start. Fills contacts_ in
-// key order and e_host_ with their rows' constant terms d/h - H v_obs.
 double LocalGlobalContactSolver::sheet_side(Index v, int obstacle, const SignedDistance& d) const {
   // contacts_prev_ is ordered by vertex, then key (an obstacle's key is its index), then tri[0].
   const auto first = std::lower_bound(
@@ -249,6 +242,11 @@ double LocalGlobalContactSolver::sheet_side(Index v, int obstacle, const SignedD
   return d.distance >= 0.0 ? 1.0 : -1.0;
 }
 
+// Collision once per step on the host, at q_t: the constraints are linearized there, because
+// v = (q - q_t)/h and the gap's first-order change n.(x - x_t) are measured from q_t. A pair
+// is kept when it is within the margin at q_t OR at the prediction q~ (inertia and gravity),
+// so that vertices arriving within the step are constrained from its start. Fills contacts_ in
+// key order and e_host_ with their rows' constant terms d/h - H v_obs.
 void LocalGlobalContactSolver::detect_contacts() {
   contacts_.clear();
   witness_.clear();

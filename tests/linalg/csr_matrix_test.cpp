@@ -142,6 +142,42 @@ TEST(CsrMatrix, FromTripletsGivesEigensSums) {
   }
 }
 
+// A TripletCsrPlan gives csr_from_triplets' matrix bit for bit: on a fresh pattern, on the same
+// pattern with new values (where only the values are scattered), on another pattern with the same
+// number of triplets, on a different shape, and back on the first.
+TEST(CsrMatrix, TripletPlanGivesTheBitsOfAFreshAssembly) {
+  std::srand(29);
+  const auto uniform = [] { return static_cast<double>(std::rand()) / RAND_MAX - 0.5; };
+  auto random_triplets = [&](Index rows, Index cols, int count) {
+    std::vector<Eigen::Triplet<double, Index>> t;
+    for (int k = 0; k < count; ++k) t.emplace_back(std::rand() % rows, std::rand() % cols, uniform());
+    return t;
+  };
+  auto revalue = [&](std::vector<Eigen::Triplet<double, Index>> t) {
+    for (auto& e : t) e = Eigen::Triplet<double, Index>(e.row(), e.col(), uniform());
+    return t;
+  };
+  const auto first = random_triplets(12, 9, 80);
+  const auto other = random_triplets(12, 9, 80);
+  const auto wider = random_triplets(12, 15, 80);
+  TripletCsrPlan plan;
+  CsrMatrix out, expected;
+  const std::vector<std::pair<std::vector<Eigen::Triplet<double, Index>>, Index>> sequence{
+      {first, 9}, {revalue(first), 9}, {revalue(first), 9}, {other, 9}, {wider, 15}, {revalue(first), 9}};
+  for (bool transposed : {false, true})
+    for (std::size_t k = 0; k < sequence.size(); ++k) {
+      const auto& [triplets, cols] = sequence[k];
+      const Index out_rows = transposed ? cols : 12, out_cols = transposed ? 12 : cols;
+      plan.assemble(triplets, out_rows, out_cols, transposed, out);
+      csr_from_triplets(triplets, out_rows, out_cols, transposed, expected);
+      EXPECT_EQ(out.rows, expected.rows) << "case " << k;
+      EXPECT_EQ(out.cols, expected.cols) << "case " << k;
+      EXPECT_EQ(out.row_ptr, expected.row_ptr) << "case " << k;
+      EXPECT_EQ(out.col_idx, expected.col_idx) << "case " << k;
+      EXPECT_TRUE(out.values == expected.values) << "case " << k << (transposed ? " transposed" : "");
+    }
+}
+
 // csr_diagonal reads the stored diagonal and gives 0 where none is stored, into reused storage.
 TEST(CsrMatrix, DiagonalIsTheDenseDiagonal) {
   Eigen::VectorXd d = Eigen::VectorXd::Constant(3, 7.0);  // stale contents must not survive

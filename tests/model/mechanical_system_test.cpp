@@ -32,6 +32,35 @@ TEST(MechanicalSystem, MixedSceneStiffnessAndDampingMatchFiniteDifferences) {
   }
 }
 
+// has_force_jacobians() is false exactly when K and D vanish: particles and bodies framed at their
+// centres of mass under gravity (checked against finite differences at random states), and true
+// once a body's frame is off its centre of mass (gravity then turns it) or a force field is added.
+TEST(MechanicalSystem, ForceJacobiansAreReportedAbsentOnlyWhenZero) {
+  MechanicalSystem sys;
+  sys.set_gravity(Vec3{{0.3, -1.0, -9.81}});
+  const Mat3 J{{0.02, 0.001, 0, 0.001, 0.03, 0, 0, 0, 0.04}};
+  sys.add_particle(0.5, Vec3{{0, 0, 1}});
+  sys.add_body(make_spatial_inertia(2.0, Vec3{{0, 0, 0}}, J), Vec3{{1, 0, 0}}, quat_identity());
+  EXPECT_FALSE(sys.has_force_jacobians());
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 3; ++trial) {
+    Eigen::VectorXd q, u;
+    test::random_state(sys, rng, q, u);
+    EXPECT_LT(test::fd_stiffness(sys, 0.0, q, u).cwiseAbs().maxCoeff(), 1e-7) << "trial " << trial;
+    EXPECT_LT(test::fd_damping(sys, 0.0, q, u).cwiseAbs().maxCoeff(), 1e-7) << "trial " << trial;
+  }
+  MechanicalSystem offset;
+  offset.set_gravity(Vec3{{0, 0, -9.81}});
+  offset.add_body(make_spatial_inertia(2.0, Vec3{{0.1, 0, 0}}, J), Vec3{{1, 0, 0}}, quat_identity());
+  EXPECT_TRUE(offset.has_force_jacobians());
+  Eigen::VectorXd q, u;
+  test::random_state(offset, rng, q, u);
+  EXPECT_GT(test::fd_stiffness(offset, 0.0, q, u).cwiseAbs().maxCoeff(), 1e-3);  // gravity's torque turns
+  MechanicalSystem mixed;
+  test::build_mixed_scene(mixed, /*nonlinear_law=*/false);
+  EXPECT_TRUE(mixed.has_force_jacobians());
+}
+
 TEST(MechanicalSystem, ProjectedStiffnessIsPositiveSemiDefinite) {
   MechanicalSystem sys;
   test::build_mixed_scene(sys, true);

@@ -1,6 +1,7 @@
 #include "sinew/constraints/constraint.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,11 +38,17 @@ Index append_block(ConstraintRows& rows, BlockKind kind, double mu, const double
   const Index first = rows.rows();
   rows.blocks.push_back(ConstraintBlock{kind, mu});
   rows.labels.push_back(std::move(label));
-  rows.phi.insert(rows.phi.end(), phi, phi + size);
-  rows.target.insert(rows.target.end(), target, target + size);
-  rows.compliance.insert(rows.compliance.end(), size, 0.0);
-  rows.damping.insert(rows.damping.end(), size, 0.0);
-  rows.velocity_level.insert(rows.velocity_level.end(), size, 0);
+  // Rows are appended every step, a block at a time: resize and write (no range inserts).
+  const std::size_t at = rows.phi.size();
+  rows.phi.resize(at + size);
+  rows.target.resize(at + size);
+  rows.compliance.resize(at + size, 0.0);
+  rows.damping.resize(at + size, 0.0);
+  rows.velocity_level.resize(at + size, 0);
+  for (std::size_t k = 0; k < size; ++k) {
+    rows.phi[at + k] = phi[k];
+    rows.target[at + k] = target[k];
+  }
   return first;
 }
 
@@ -106,15 +113,29 @@ void ConstraintRows::validate(Index num_velocities) const {
            blocks[static_cast<std::size_t>(c.block)].kind == BlockKind::kContactBoxFriction)))
       throw Error("ConstraintRows: a contact record names block " + std::to_string(c.block) +
                   ", which is not a contact block of the " + std::to_string(blocks.size()) + " blocks");
+  // Every step assembles its rows: one branch-free pass each, and the offender is looked for
+  // only when the pass fails.
+  auto entry_ok = [&](const Eigen::Triplet<double>& t) {
+    return (static_cast<std::size_t>(t.row()) < m) &
+           (static_cast<std::size_t>(t.col()) < static_cast<std::size_t>(num_velocities)) &
+           (std::abs(t.value()) <= std::numeric_limits<double>::max());
+  };
+  auto row_ok = [&](std::size_t k) {
+    constexpr double kMax = std::numeric_limits<double>::max();
+    return (std::abs(phi[k]) <= kMax) & (std::abs(target[k]) <= kMax) & (compliance[k] >= 0) & (compliance[k] <= kMax) &
+           (damping[k] >= 0) & (damping[k] <= kMax);
+  };
+  bool all = true;
+  for (const auto& t : jacobian) all &= entry_ok(t);
+  for (std::size_t k = 0; k < m; ++k) all &= row_ok(k);
+  if (all) return;
   for (const auto& t : jacobian)
-    if (!(t.row() >= 0 && static_cast<std::size_t>(t.row()) < m && t.col() >= 0 && t.col() < num_velocities &&
-          std::isfinite(t.value())))
+    if (!entry_ok(t))
       throw Error("ConstraintRows: Jacobian entry (" + std::to_string(t.row()) + ", " + std::to_string(t.col()) +
                   ") is outside " + std::to_string(m) + " rows x " + std::to_string(num_velocities) +
                   " velocities or not finite");
   for (std::size_t k = 0; k < m; ++k)
-    if (!(std::isfinite(phi[k]) && std::isfinite(target[k]) && std::isfinite(compliance[k]) && compliance[k] >= 0 &&
-          std::isfinite(damping[k]) && damping[k] >= 0))
+    if (!row_ok(k))
       throw Error("ConstraintRows: row " + std::to_string(k) +
                   " has a non-finite phi or target, or a negative or non-finite compliance or damping");
 }
@@ -135,7 +156,8 @@ namespace {
 
 // The 5-argument assemble_step_problem into @p g (storage reused).
 void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
-                             const StabilizationOptions& options, GlobalProblem& g, InputCheck check) {
+                             const StabilizationOptions& options, GlobalProblem& g, InputCheck check,
+                             TripletCsrPlan* h_plan) {
   options.validate();
   require(std::isfinite(h) && h > 0,
           [&] { return "assemble_step_problem: h must be finite and > 0, got " + number_text(h); });
@@ -155,7 +177,10 @@ void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, con
     for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) s += A.values[k] * v_free[A.col_idx[k]];
     g.f[i] = s;
   }
-  csr_from_triplets(rows.jacobian, A.rows, m, /*transposed=*/true, g.H);  // H = J^T
+  if (h_plan)
+    h_plan->assemble(rows.jacobian, A.rows, m, /*transposed=*/true, g.H);  // H = J^T
+  else
+    csr_from_triplets(rows.jacobian, A.rows, m, /*transposed=*/true, g.H);
   g.w.resize(m);
   bool any_compliant = false;
   for (double c : rows.compliance) any_compliant = any_compliant || c > 0;
@@ -182,9 +207,9 @@ void assemble_implicit_euler(const ConstraintRows& rows, const CsrMatrix& A, con
 
 void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
                            const StabilizationOptions& options, const StepWeights& weights, const Eigen::VectorXd& v0,
-                           GlobalProblem& g, InputCheck check) {
+                           GlobalProblem& g, InputCheck check, TripletCsrPlan* h_plan) {
   weights.validate();
-  assemble_implicit_euler(rows, A, v_free, h, options, g, check);
+  assemble_implicit_euler(rows, A, v_free, h, options, g, check, h_plan);
   if (weights.implicit_euler()) return;
   require(v0.size() == A.rows, [&] {
     return "assemble_step_problem: v0 must have one entry per velocity DOF (" + std::to_string(A.rows) + "), got " +
@@ -236,7 +261,7 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
 GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free,
                                     double h, const StabilizationOptions& options) {
   GlobalProblem g;
-  assemble_implicit_euler(rows, A, v_free, h, options, g, InputCheck::kFull);
+  assemble_implicit_euler(rows, A, v_free, h, options, g, InputCheck::kFull, nullptr);
   return g;
 }
 

@@ -116,6 +116,7 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
     add_side_terms(out, row, A, A.p, kZero, -gs[k]);
   }
   apply_compliance(out, first, 5);
+  if (!options_.limit.enabled && !options_.drive.enabled) return;  // no row needs the angle
   // Angle theta = atan2(sn, c), sn = y_A . x_B, c = x_A . x_B: dtheta = (c dsn - sn dc) / (c^2 + sn^2).
   const double c = dot(xa, xb), sn = dot(ya, xb);
   const Vec3 grad = (1.0 / (c * c + sn * sn)) * (c * cross(xb, ya) - sn * cross(xb, xa));

@@ -70,6 +70,7 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
   bodies_.clear();
   primary_.clear();
   aux_.clear();
+  aux_block_count_.clear();
   primary_rows_.clear();
   aux_rows_.clear();
   aux_block_ids_.clear();
@@ -150,17 +151,8 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
     if (added) group_order.push_back(key);
     it->second.push_back(row);
   }
-  // Where each entry of H goes: (constraint or auxiliary row, side or block, row, local column),
-  // resolved to addresses once every matrix is sized.
-  struct Target {
-    bool primary = false;
-    std::size_t owner = 0;  // primary_ or aux_ index
-    std::size_t part = 0;   // side (0: a, 1: b) or auxiliary block
-    Index row = 0;          // row within a primary constraint
-    Index col = 0;          // local column
-  };
-  std::vector<Target> targets(H.values.size());
-  std::vector<char> has_target(H.values.size(), 0);
+  // Where each entry of H goes (resolve_destinations() turns these into addresses).
+  h_targets_.assign(H.values.size(), Target{});
   DisjointSets tree(nc + 1);
   for (const auto& key : group_order) {
     if (!tree.unite(key.first, key.second)) continue;  // a loop closure: auxiliary
@@ -180,10 +172,9 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
       for (Index k : row_entries[static_cast<std::size_t>(row)]) {
         const Index cpt = component_of(k);
         if (cpt != key.first && cpt != key.second) continue;  // an explicit zero on a third component
-        targets[static_cast<std::size_t>(k)] =
-            Target{true, primary_.size(), cpt == key.first ? 0u : 1u, r,
+        h_targets_[static_cast<std::size_t>(k)] =
+            Target{Target::kPrimary, static_cast<Index>(primary_.size()), cpt == key.first ? 0 : 1, r,
                    local[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])]};
-        has_target[static_cast<std::size_t>(k)] = 1;
       }
     }
     primary_.push_back(std::move(c));
@@ -204,11 +195,11 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
         a.blocks.push_back(BaraffAuxiliaryBlock{static_cast<int>(cpt), Eigen::RowVectorXd::Zero(size_of(cpt)), {}});
       }
       for (Index k : row_entries[static_cast<std::size_t>(row)]) {
-        targets[static_cast<std::size_t>(k)] =
-            Target{false, aux_.size(), block_of[component_of(k)], 0,
-                   local[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])]};
-        has_target[static_cast<std::size_t>(k)] = 1;
+        h_targets_[static_cast<std::size_t>(k)] =
+            Target{Target::kAuxiliary, static_cast<Index>(aux_.size()), static_cast<Index>(block_of[component_of(k)]),
+                   0, local[static_cast<std::size_t>(entry_dof[static_cast<std::size_t>(k)])]};
       }
+      aux_block_count_.push_back(static_cast<Index>(a.blocks.size()));
       aux_.push_back(std::move(a));
       aux_rows_.push_back(row);
     }
@@ -217,36 +208,61 @@ std::string BaraffStep::analyze(const constraints::GlobalProblem& problem) {
     const Index d = static_cast<Index>(c.size());
     bodies_.push_back(BaraffBody{Eigen::MatrixXd::Zero(d, d)});
   }
-  // Addresses, now that no container grows any more.
-  a_dest_.resize(A.values.size());
+  a_targets_.resize(A.values.size());
   for (Index i = 0; i < n; ++i)
-    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
-      Eigen::MatrixXd& block = bodies_[static_cast<std::size_t>(component[static_cast<std::size_t>(i)])].mass;
-      a_dest_[static_cast<std::size_t>(k)] =
-          &block(local[static_cast<std::size_t>(i)], local[static_cast<std::size_t>(A.col_idx[k])]);
-    }
-  h_dest_.assign(H.values.size(), nullptr);
-  for (std::size_t k = 0; k < targets.size(); ++k) {
-    if (!has_target[k]) continue;
-    const Target& t = targets[k];
-    if (t.primary) {
-      BaraffConstraint& c = primary_[t.owner];
-      h_dest_[k] = &(t.part == 0 ? c.jacobian_a : c.jacobian_b)(t.row, t.col);
-    } else {
-      h_dest_[k] = &aux_[t.owner].blocks[t.part].jacobian[t.col];
-    }
-  }
+    for (Index k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      a_targets_[static_cast<std::size_t>(k)] =
+          Target{Target::kBody, component[static_cast<std::size_t>(i)], 0, local[static_cast<std::size_t>(i)],
+                 local[static_cast<std::size_t>(A.col_idx[k])]};
   return "";
 }
 
-void BaraffStep::refill(const constraints::GlobalProblem& problem) {
-  for (BaraffBody& b : bodies_) b.mass.setZero();
-  for (BaraffConstraint& c : primary_) {
-    c.jacobian_a.setZero();
-    c.jacobian_b.setZero();
+void BaraffStep::resolve_destinations() {
+  // Column-major blocks: entry (r, c) of a block with `rows` rows is at r + c rows.
+  BaraffProblem* kept = baraff_problem_.get();
+  auto mass = [&](Index b) -> Eigen::Ref<Eigen::MatrixXd> {
+    return kept ? kept->mass_values(static_cast<int>(b)) : Eigen::Ref<Eigen::MatrixXd>(bodies_[b].mass);
+  };
+  auto jacobian = [&](Index c, Index side) -> Eigen::Ref<Eigen::MatrixXd> {
+    if (kept) return kept->jacobian_values(static_cast<int>(c), static_cast<int>(side));
+    return side == 0 ? primary_[c].jacobian_a : primary_[c].jacobian_b;
+  };
+  auto aux = [&](Index a, Index block) -> Eigen::Ref<Eigen::RowVectorXd> {
+    if (kept) return kept->auxiliary_jacobian_values(static_cast<int>(a), static_cast<int>(block));
+    return aux_[a].blocks[block].jacobian;
+  };
+  const Index bodies = kept ? kept->num_bodies() : static_cast<Index>(bodies_.size());
+  const Index primaries = kept ? kept->num_constraints() : static_cast<Index>(primary_.size());
+  zero_spans_.clear();
+  auto span = [&](auto&& block) { zero_spans_.emplace_back(block.data(), static_cast<Index>(block.size())); };
+  for (Index b = 0; b < bodies; ++b) span(mass(b));
+  for (Index c = 0; c < primaries; ++c) {
+    span(jacobian(c, 0));
+    span(jacobian(c, 1));
   }
-  for (BaraffAuxiliaryConstraint& a : aux_)
-    for (BaraffAuxiliaryBlock& b : a.blocks) b.jacobian.setZero();
+  for (Index a = 0; a < static_cast<Index>(aux_rows_.size()); ++a)
+    for (Index block = 0; block < static_cast<Index>(aux_block_count_[static_cast<std::size_t>(a)]); ++block)
+      span(aux(a, block));
+  a_dest_.resize(a_targets_.size());
+  for (std::size_t k = 0; k < a_targets_.size(); ++k) {
+    const Target& t = a_targets_[k];
+    Eigen::Ref<Eigen::MatrixXd> m = mass(t.owner);
+    a_dest_[k] = m.data() + t.row + t.col * m.rows();
+  }
+  h_dest_.assign(h_targets_.size(), nullptr);
+  for (std::size_t k = 0; k < h_targets_.size(); ++k) {
+    const Target& t = h_targets_[k];
+    if (t.kind == Target::kPrimary) {
+      Eigen::Ref<Eigen::MatrixXd> j = jacobian(t.owner, t.part);
+      h_dest_[k] = j.data() + t.row + t.col * j.rows();
+    } else if (t.kind == Target::kAuxiliary) {
+      h_dest_[k] = aux(t.owner, t.part).data() + t.col;
+    }
+  }
+}
+
+void BaraffStep::refill(const constraints::GlobalProblem& problem) {
+  for (const auto& [data, size] : zero_spans_) std::fill(data, data + size, 0.0);
   for (std::size_t k = 0; k < a_dest_.size(); ++k) *a_dest_[k] += problem.M.values[k];
   for (std::size_t k = 0; k < h_dest_.size(); ++k)
     if (h_dest_[k]) *h_dest_[k] += problem.H.values[k];
@@ -265,15 +281,26 @@ const std::string& BaraffStep::build(const constraints::GlobalProblem& problem) 
     return why_;
   }
   kept_ = same_structure(problem);
-  if (!kept_) unusable_ = analyze(problem);
+  if (!kept_) {
+    baraff_problem_.reset();
+    solver_.reset();
+    unusable_ = analyze(problem);
+  }
   if (!unusable_.empty()) return unusable_;
-  refill(problem);
   try {
-    if (solver_) {  // same structure: the numbers go into the kept problem, Baraff's order is kept
-      baraff_problem_->assign_values(bodies_, primary_, aux_);
+    if (!baraff_problem_) {
+      // The numbers into the structure analyze() made, which the problem then takes over; later
+      // steps of the same structure write straight into the problem's storage (no copies).
+      resolve_destinations();
+      refill(problem);
+      baraff_problem_ = std::make_unique<BaraffProblem>(std::move(bodies_), std::move(primary_), std::move(aux_));
+      resolve_destinations();
+    } else {
+      refill(problem);
+    }
+    if (solver_) {  // same structure: Baraff's order is kept
       solver_->factor(*baraff_problem_);
     } else {
-      baraff_problem_ = std::make_unique<BaraffProblem>(bodies_, primary_, aux_);
       // One refinement step keeps long chains at ~1e-15 (Baraff's order does not pivot).
       BaraffSolverOptions options;
       options.refinement_steps = 1;
@@ -281,6 +308,7 @@ const std::string& BaraffStep::build(const constraints::GlobalProblem& problem) 
     }
   } catch (const Error& e) {
     solver_.reset();
+    if (!baraff_problem_) analyzed_ = false;  // the structure went into the refused problem: analyse again
     why_ = std::string("Baraff's factor failed: ") + e.what();
     return why_;
   }

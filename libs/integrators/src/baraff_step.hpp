@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sinew/constraints/baraff_adapter.hpp"
@@ -47,8 +48,22 @@ class BaraffStep {
   bool same_structure(const constraints::GlobalProblem& problem) const;
   // Computes the split and the entries' destinations; returns why Baraff cannot be used, or "".
   std::string analyze(const constraints::GlobalProblem& problem);
-  // Copies A's and H's numbers into the kept bodies, primary and auxiliary constraints.
+  // The addresses of A's and H's entries (a_dest_, h_dest_) and the blocks refill() zeroes: in
+  // baraff_problem_'s storage when there is one, else in the structure analyze() made.
+  void resolve_destinations();
+  // Copies A's and H's numbers to their destinations.
   void refill(const constraints::GlobalProblem& problem);
+
+  // Where an entry of A or H goes: a body's mass block, a primary constraint's Jacobian block
+  // (part: side 0 or 1) or an auxiliary row's block (part: its block); kNone for an explicit zero
+  // of H on a third component.
+  struct Target {
+    enum Kind { kNone, kBody, kPrimary, kAuxiliary } kind = kNone;
+    Index owner = 0;  // body, primary constraint or auxiliary row
+    Index part = 0;
+    Index row = 0;  // within the block
+    Index col = 0;
+  };
 
   const constraints::GlobalProblem* problem_ = nullptr;
   // The structure the split was made for (same_structure()).
@@ -69,12 +84,16 @@ class BaraffStep {
   std::vector<Index> aux_rows_;             // problem row of each auxiliary row
   std::vector<std::size_t> aux_block_ids_;  // problem block of each auxiliary block
   std::vector<constraints::ConstraintBlock> aux_blocks_;
-  // Baraff's input with the structure of the split; refill() writes the numbers.
+  // Baraff's input with the structure of the split, until baraff_problem_ takes it over.
   std::vector<BaraffBody> bodies_;
   std::vector<BaraffConstraint> primary_;
   std::vector<BaraffAuxiliaryConstraint> aux_;
-  std::vector<double*> a_dest_;  // (nnz A) entry of bodies_ each entry of A adds to
-  std::vector<double*> h_dest_;  // (nnz H) entry of primary_ / aux_ each entry of H adds to (null: none)
+  std::vector<Index> aux_block_count_;                 // (auxiliary rows) blocks of each
+  std::vector<Target> a_targets_;                      // (nnz A)
+  std::vector<Target> h_targets_;                      // (nnz H)
+  std::vector<double*> a_dest_;                        // (nnz A) entry each entry of A adds to
+  std::vector<double*> h_dest_;                        // (nnz H) entry each entry of H adds to (null: none)
+  std::vector<std::pair<double*, Index>> zero_spans_;  // the blocks refill() zeroes first
   std::unique_ptr<BaraffProblem> baraff_problem_;
   std::unique_ptr<BaraffSolver> solver_;
   // Per-solve buffers, kept between steps.

@@ -327,16 +327,20 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     // Implicit Euler (alpha = beta = 1) or CompliantAlphaBeta: the Newton matrix at the free end
     // point, M + h alpha D + h^2 alpha beta K with forces at (q0 + h v^beta, v).
     const double alpha = weights_.theta_v, beta = weights_.theta_vq;
-    system.mass_matrix(state.t, state.q, M_);
-    system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
-    system.damping(state.t + h, free_state_.q, v_free, D_);
-    detail::combine(n, {{1.0, &M_}, {alpha * beta * h * h, &K_}, {alpha * h, &D_}}, /*symmetrize=*/true, A_);
+    if (!system.has_force_jacobians()) {
+      system.mass_matrix(state.t, state.q, A_);  // K = D = 0: A = M, symmetric as mass_matrix() promises
+    } else {
+      system.mass_matrix(state.t, state.q, M_);
+      system.stiffness(state.t + h, free_state_.q, v_free, /*projected=*/true, K_);
+      system.damping(state.t + h, free_state_.q, v_free, D_);
+      detail::combine(n, {{1.0, &M_}, {alpha * beta * h * h, &K_}, {alpha * h, &D_}}, /*symmetrize=*/true, A_);
+    }
   }
   if (!bridson_marino_) detail::pin_fixed(fixed, A_, nullptr);
   try {
     // A_ is symmetric by construction (combine's symmetrize, pin_fixed's mirrored rows).
     constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u, problem_,
-                                       InputCheck::kTrusted);
+                                       InputCheck::kTrusted, &h_plan_);
   } catch (const Error& e) {
     // theta_vq = 0 (explicit Euler, alpha/beta with beta = 0): positions ignore the end velocity
     // the rows constrain; or a compliant row the scheme makes explicit.

@@ -12,10 +12,7 @@
 namespace sinew {
 namespace {
 
-using ConstMap = Eigen::Map<const Eigen::MatrixXd>;
 using MutMap = Eigen::Map<Eigen::MatrixXd>;
-using ConstVecMap = Eigen::Map<const Eigen::VectorXd>;
-using VecMap = Eigen::Map<Eigen::VectorXd>;
 
 std::atomic<std::uint64_t> g_next_factor_id{1};
 
@@ -139,21 +136,33 @@ void BaraffSolver::solve_in_place(double* x) const {
   }
 }
 
-// r = z - H x, all in elimination order, from the kept blocks of H.
+// r = z - H x, all in elimination order, from the kept blocks of H: every diagonal block first,
+// then every off-diagonal pair, each by its fixed-size kernel.
 void BaraffSolver::residual(const double* z, const double* x, double* r) const {
+  const auto& diagonal = baraff_detail::table<baraff_detail::ResidualDiagonal>();
+  const auto& link = baraff_detail::table<baraff_detail::ResidualLink>();
   const int nodes = static_cast<int>(order_.size());
+  auto step = [&](int p) {
+    const int q = parent_[p];
+    return baraff_detail::ResidualStep{h_diag_.data() + pivot_offset_[p],
+                                       h_link_.data() + link_offset_[p],
+                                       x + x_offset_[p],
+                                       q < 0 ? nullptr : x + x_offset_[q],
+                                       r + x_offset_[p],
+                                       q < 0 ? nullptr : r + x_offset_[q],
+                                       dim_[p],
+                                       q < 0 ? 0 : dim_[q]};
+  };
+  for (int i = 0; i < num_dofs_ + num_multipliers_; ++i) r[i] = z[i];
   for (int p = 0; p < nodes; ++p) {
-    const int d = dim_[p];
-    VecMap rp(r + x_offset_[p], d);
-    rp.noalias() = ConstVecMap(z + x_offset_[p], d) -
-                   ConstMap(h_diag_.data() + pivot_offset_[p], d, d).lazyProduct(ConstVecMap(x + x_offset_[p], d));
+    if (natural_offset_[p] >= num_dofs_) continue;  // a constraint's diagonal block is zero
+    const baraff_detail::ResidualStep s = step(p);
+    diagonal[baraff_detail::kernel_index(s.d, 0)](s);
   }
   for (int p = 0; p < nodes; ++p) {
-    const int q = parent_[p];
-    if (q < 0) continue;
-    ConstMap H(h_link_.data() + link_offset_[p], dim_[p], dim_[q]);
-    VecMap(r + x_offset_[p], dim_[p]).noalias() -= H.lazyProduct(ConstVecMap(x + x_offset_[q], dim_[q]));
-    VecMap(r + x_offset_[q], dim_[q]).noalias() -= H.transpose().lazyProduct(ConstVecMap(x + x_offset_[p], dim_[p]));
+    if (parent_[p] < 0) continue;
+    const baraff_detail::ResidualStep s = step(p);
+    link[baraff_detail::kernel_index(s.d, s.dq)](s);
   }
 }
 

@@ -189,6 +189,56 @@ struct Link {
   }
 };
 
+/// Arguments of one node's share of the residual r = z - H x (iterative refinement).
+struct ResidualStep {
+  const double* diag;      ///< H_nn (d x d): the mass block of a body, zero for a constraint
+  const double* link;      ///< H_{n,par} (d x dq)
+  const double* x;         ///< x_n (d)
+  const double* x_parent;  ///< x_par (dq)
+  double* r;               ///< r_n (d): z_n on entry of the diagonal step
+  double* r_parent;        ///< r_par (dq)
+  int d;                   ///< node dimension
+  int dq;                  ///< parent dimension, 0 at a root
+};
+
+/// r_n -= H_nn x_n (the diagonal part of the residual; DQ unused).
+template <int D, int DQ>
+struct ResidualDiagonal {
+  static void run(const ResidualStep& s) {
+    const int d = size_or<D>(s.d);
+    SINEW_UNROLL
+    for (int i = 0; i < d; ++i) {
+      double acc = 0.0;
+      SINEW_UNROLL
+      for (int k = 0; k < d; ++k) acc += s.diag[i + k * d] * s.x[k];
+      s.r[i] -= acc;
+    }
+  }
+};
+
+/// r_n -= H_{n,par} x_par and r_par -= H_{n,par}^T x_n (the off-diagonal blocks of a node).
+template <int D, int DQ>
+struct ResidualLink {
+  static void run(const ResidualStep& s) {
+    const int d = size_or<D>(s.d), dq = size_or<DQ>(s.dq);
+    const double* __restrict h = s.link;
+    SINEW_UNROLL
+    for (int i = 0; i < d; ++i) {
+      double acc = 0.0;
+      SINEW_UNROLL
+      for (int k = 0; k < dq; ++k) acc += h[i + k * d] * s.x_parent[k];
+      s.r[i] -= acc;
+    }
+    SINEW_UNROLL
+    for (int k = 0; k < dq; ++k) {
+      double acc = 0.0;
+      SINEW_UNROLL
+      for (int i = 0; i < d; ++i) acc += h[i + k * d] * s.x[i];
+      s.r_parent[k] -= acc;
+    }
+  }
+};
+
 /// Kernel table index of a (d, dq) pair; the last entry is the run-time-sized fallback.
 inline std::size_t kernel_index(int d, int dq) {
   constexpr int kCols = kMaxFixed + 1;

@@ -536,6 +536,15 @@ void MechanicalSystem::damping(double t, const Eigen::VectorXd& q, const Eigen::
   damping_at(s, D);
 }
 
+bool MechanicalSystem::has_force_jacobians() const {
+  if (!fields_.empty()) return true;
+  // Gravity's only Jacobian is the torque of a body framed away from its centre of mass
+  // (GravityField::stiffness_values).
+  for (const auto& b : bodies_)
+    if (b.inertia.com[0] != 0.0 || b.inertia.com[1] != 0.0 || b.inertia.com[2] != 0.0) return true;
+  return false;
+}
+
 bool MechanicalSystem::has_potential() const {
   for (const auto& f : fields_)
     if (!f->is_conservative()) return false;

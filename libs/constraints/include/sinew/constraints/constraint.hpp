@@ -201,10 +201,12 @@ GlobalProblem assemble_step_problem(const ConstraintRows& rows, const CsrMatrix&
 /// assemble_step_problem() of a scheme into @p out, whose storage is reused: an integrator that
 /// keeps its problem between steps allocates nothing here once the sizes have settled. With
 /// InputCheck::kTrusted A is taken as symmetric with a valid pattern (an integrator's own step
-/// matrix, symmetric by construction); the rows and A's values are still checked.
+/// matrix, symmetric by construction); the rows and A's values are still checked. With
+/// @p h_plan, H is assembled through it (only the values are scattered while the rows' Jacobian
+/// keeps its structure from call to call).
 /// @throws sinew::Error as above.
 void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const Eigen::VectorXd& v_free, double h,
                            const StabilizationOptions& options, const StepWeights& weights, const Eigen::VectorXd& v0,
-                           GlobalProblem& out, InputCheck check = InputCheck::kFull);
+                           GlobalProblem& out, InputCheck check = InputCheck::kFull, TripletCsrPlan* h_plan = nullptr);
 
 }  // namespace sinew::constraints

@@ -250,6 +250,7 @@ class ContactStep {
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
   CsrMatrix T_;                                        // reduction matrix of a reduced step
   constraints::GlobalProblem problem_;
+  TripletCsrPlan h_plan_;                             // problem_.H's pattern, kept while the rows keep their structure
   std::vector<constraints::ContactRecord> contacts_;  // of problem_'s contact blocks (last_contacts())
   std::vector<constraints::ConstraintBlock> last_blocks_;
   Eigen::VectorXd r_, v_;

@@ -87,6 +87,21 @@ class BaraffProblem {
   void assign_values(const std::vector<BaraffBody>& bodies, const std::vector<BaraffConstraint>& constraints,
                      const std::vector<BaraffAuxiliaryConstraint>& auxiliary);
 
+  /// Writable view of body @p i's mass block, for a caller that rewrites the numbers in place
+  /// between factorizations (never the sizes) and vouches for what assign_values() checks: finite,
+  /// symmetric entries. An integrator's step problem whose structure holds from step to step.
+  Eigen::Ref<Eigen::MatrixXd> mass_values(int i) { return bodies_[static_cast<std::size_t>(i)].mass; }
+  /// Writable view of primary constraint @p i's Jacobian block on side @p side (0: body_a, 1:
+  /// body_b; 0 x 0 on the world), with mass_values()' contract (finite entries).
+  Eigen::Ref<Eigen::MatrixXd> jacobian_values(int i, int side) {
+    BaraffConstraint& c = constraints_[static_cast<std::size_t>(i)];
+    return side == 0 ? c.jacobian_a : c.jacobian_b;
+  }
+  /// Writable view of block @p block of auxiliary row @p i's Jacobian, with mass_values()' contract.
+  Eigen::Ref<Eigen::RowVectorXd> auxiliary_jacobian_values(int i, int block) {
+    return auxiliary_[static_cast<std::size_t>(i)].blocks[static_cast<std::size_t>(block)].jacobian;
+  }
+
   /// Number of bodies n.
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   /// Number of primary constraints.

@@ -55,6 +55,26 @@ CsrMatrix to_csr(const Bsr3Matrix& A);
 void csr_from_triplets(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
                        bool transposed, CsrMatrix& out);
 
+/// csr_from_triplets() that keeps the pattern of its last analysis: while the triplets come with
+/// the same (row, column) sequence and shape (a constraint Jacobian whose structure holds from
+/// step to step), a call only adds the values into their kept entries, in the same order and so
+/// with the same bits. Any other sequence is analysed afresh.
+class TripletCsrPlan {
+ public:
+  /// csr_from_triplets(@p triplets, @p rows, @p cols, @p transposed, @p out).
+  void assemble(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols, bool transposed,
+                CsrMatrix& out);
+
+ private:
+  bool same_pattern(const std::vector<Eigen::Triplet<double, Index>>& triplets, Index rows, Index cols,
+                    bool transposed) const;
+  Index rows_ = -1, cols_ = -1;
+  bool transposed_ = false;
+  std::vector<Index> keys_;  // (2 nnz) row and column of each triplet at the analysis
+  std::vector<Index> slot_;  // (nnz) entry of the result each triplet adds to
+  std::vector<Index> row_ptr_, col_idx_;
+};
+
 /// Copies @p A to Eigen's row-major sparse format.
 EigenCsr to_eigen(const CsrMatrix& A);
 

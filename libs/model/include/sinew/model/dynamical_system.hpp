@@ -56,6 +56,10 @@ class DynamicalSystem {
   /// Damping D = -dF/du of the elastic part F.
   virtual void damping(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, CsrMatrix& D) const = 0;
 
+  /// False when stiffness() and damping() are zero at every state (no force depends on q or u):
+  /// step matrices are then M alone, and integrators skip evaluating K and D. True by default.
+  virtual bool has_force_jacobians() const { return true; }
+
   /// True when F(t, q, 0) = -dV/dq for the potential_energy() below (the velocity-dependent part
   /// of F is then pure damping), so implicit Euler can line-search on the incremental potential.
   virtual bool has_potential() const { return false; }

@@ -164,6 +164,9 @@ class MechanicalSystem : public DynamicalSystem {
                  CsrMatrix& K) const override;
   void damping(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, CsrMatrix& D) const override;
   bool has_potential() const override;
+  /// False for bodies and particles under gravity alone, each body framed at its centre of mass
+  /// (no force field, no gravity torque to turn).
+  bool has_force_jacobians() const override;
   double potential_energy(double t, const Eigen::VectorXd& q) const override;
   const std::vector<Index>& fixed_velocity_dofs() const override { return fixed_dofs_; }
 

@@ -56,6 +56,18 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   }
 
   report = StepReport{};
+  // The history is needed for the round-off test below; without NewtonOptions::record_residuals
+  // it lives in the workspace's storage and goes back there on every return (no allocation).
+  report.residual_norms.swap(ws.norms);
+  report.residual_norms.clear();
+  struct ReturnHistory {
+    bool keep;
+    std::vector<double>& from;
+    std::vector<double>& to;
+    ~ReturnHistory() {
+      if (!keep) from.swap(to);
+    }
+  } return_history{options.record_residuals, report.residual_norms, ws.norms};
   const double t = in.t;
   ws.u0 = in.u;
   for (Index i : system.fixed_velocity_dofs()) ws.u0[i] = 0.0;

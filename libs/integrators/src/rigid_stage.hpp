@@ -21,6 +21,7 @@ struct RigidStageWorkspace {
   std::vector<Eigen::LLT<Eigen::Matrix<double, 6, 6>>> factors;  // their Cholesky factors
   std::vector<char> fixed_dof, fixed_body;                       // fixed_velocity_dofs as flags
   Eigen::VectorXd u0, u, r;                                      // start velocity, iterate, residual
+  std::vector<double> norms;  // the residual history's storage while a report does not keep it
 };
 
 // @p system as a MechanicalSystem when implicit Euler's stage can be solved body by body: rigid

@@ -94,7 +94,15 @@ enum class StepFactor {
 
 /// Options of ContactStep.
 struct ContactStepOptions {
-  ImplicitEulerOptions free_motion;  ///< Newton of stage 1 (implicit Euler, unless theta is set)
+  /// ImplicitEulerOptions with NewtonOptions::record_residuals false (free_motion's default).
+  static ImplicitEulerOptions without_residual_history() {
+    ImplicitEulerOptions o;
+    o.newton.record_residuals = false;
+    return o;
+  }
+  /// Newton of stage 1 (implicit Euler, unless theta is set); without its residual history by
+  /// default (NewtonOptions::record_residuals), so that a step allocates nothing.
+  ImplicitEulerOptions free_motion = without_residual_history();
   /// The theta-method's two stages instead of implicit Euler (theta-method-convex-contact.tex):
   /// free motion v* by ThetaMethod, impulses on A (v - v*) = J^T gamma with
   /// A = M + theta_q theta_vq dt^2 K + theta_v dt D at (q^theta_q, v^theta_v) (eq.

@@ -65,6 +65,10 @@ struct NewtonOptions {
   /// equilibrium (ArtiSynth notes 0.23) while Cholesky/LDL^T need symmetry; Newton stays
   /// convergent (linearly where the skew part matters).
   bool symmetrize = true;
+  /// Keep StepReport::residual_norms, the residual norm at each Newton iterate. false leaves it
+  /// empty (residual_norm and the counts are kept), so that a step allocates nothing: the history
+  /// is the one heap block a returned report would own (ContactStep's free motion by default).
+  bool record_residuals = true;
   /// kAuto: block by block where A is block diagonal (rigid bodies and particles with no
   /// coupling field, where a sparse ordering is wasted work), else Eigen LDL^T.
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;

@@ -20,7 +20,24 @@ std::string to_string(SolverStatus status) {
 
 void ConstraintSolver::check_supported(const DelassusProblem&) const {}
 
+void SolverReport::reset() {
+  status = SolverStatus::kNotConverged;
+  iterations = 0;
+  error = 0.0;
+  error_history.clear();
+  states.clear();
+  inner_iterations = 0;
+  message.clear();
+}
+
 SolverReport ConstraintSolver::solve(const DelassusProblem& problem, Eigen::VectorXd& r, InputCheck check) {
+  SolverReport report;
+  solve(problem, r, report, check);
+  return report;
+}
+
+void ConstraintSolver::solve(const DelassusProblem& problem, Eigen::VectorXd& r, SolverReport& report,
+                             InputCheck check) {
   if (check == InputCheck::kFull) problem.validate();
   check_supported(problem);
   if (r.size() == 0) r = Eigen::VectorXd::Zero(problem.rows());
@@ -32,15 +49,22 @@ SolverReport ConstraintSolver::solve(const DelassusProblem& problem, Eigen::Vect
     for (Eigen::Index i = 0; i < r.size(); ++i)
       require(std::isfinite(r[i]),
               [&] { return name() + ": warm start entry " + std::to_string(i) + " is not finite"; });
-  return do_solve(problem, r);
+  do_solve_into(problem, r, report);
 }
 
 std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  std::vector<RowState> states;
+  block_states(problem, r, u, states);
+  return states;
+}
+
+void block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                  std::vector<RowState>& states) {
   // Thresholds relative to the problem's scale, so that round-off at a converged point does not
   // flip a branch: ||q||_inf for velocities, ||r||_inf for impulses.
   const double u_eps = 1e-7 * (problem.q.size() ? problem.q.lpNorm<Eigen::Infinity>() : 0.0);
   const double r_eps = 1e-7 * (r.size() ? r.lpNorm<Eigen::Infinity>() : 0.0);
-  std::vector<RowState> states;
+  states.clear();
   states.reserve(problem.blocks.size());
   Index row = 0;
   for (const ConstraintBlock& block : problem.blocks) {
@@ -57,7 +81,6 @@ std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::
     }
     row += block_size(block.kind);
   }
-  return states;
 }
 
 }  // namespace sinew::constraints

@@ -4,6 +4,7 @@
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "newton_globalization.hpp"
@@ -461,6 +462,12 @@ struct NewtonSolver::Workspace {
 
 SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   SolverReport report;
+  do_solve_into(p, r, report);
+  return report;
+}
+
+void NewtonSolver::do_solve_into(const DelassusProblem& p, Eigen::VectorXd& r, SolverReport& report) {
+  report.reset();
   const Index m = p.rows();
   if (!work_) work_ = std::make_unique<Workspace>();
   Workspace& ws = *work_;
@@ -474,7 +481,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
       report.status = SolverStatus::kFailed;
       report.message = name() + ": W(" + std::to_string(i) + ", " + std::to_string(i) +
                        ") is not positive; the complementarity preconditioner (eq. 28) needs W_ii > 0";
-      return report;
+      return;
     }
   }
   BlockJacobian& J = ws.J;
@@ -500,14 +507,26 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
   J_try = J;
   double psi = evaluate(p, rho, options_.function, u, r, phi, J);
   report.error = natural_map_error(p, r, u).relative;
+  // The message goes into the report's own storage: a converged solve formats into kept capacity.
+  const char* const solver_name = options_.function == NcpFunction::kMinMap ? "newton-minmap" : "newton-fb";
   const auto finish = [&](SolverStatus status, const std::string& message) {
     report.status = status;
-    report.message = name() + ": " + message;
-    report.states = block_states(p, r, u);
-    return report;
+    report.message.assign(solver_name).append(": ").append(message);
+    block_states(p, r, u, report.states);
   };
-  if (report.error <= options_.stop.tolerance)
-    return finish(SolverStatus::kConverged, "the warm start already solves it");
+  const auto converged = [&](int steps) {
+    report.status = SolverStatus::kConverged;
+    report.message.assign(solver_name);
+    if (steps == 0) {
+      report.message.append(": the warm start already solves it");
+    } else {
+      char digits[16];
+      const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, steps);
+      report.message.append(": converged in ").append(digits, end.ptr).append(" Newton steps");
+    }
+    block_states(p, r, u, report.states);
+  };
+  if (report.error <= options_.stop.tolerance) return converged(0);
 
   detail::ProximalSchedule schedule(options_);  // the shift's Levenberg-Marquardt factor
   // The merits of the last NewtonOptions::merit_memory iterates: the line search's reference.
@@ -629,8 +648,7 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
     report.error = natural_map_error(p, r, u).relative;
     report.error_history.push_back(report.error);
     if (!std::isfinite(report.error)) return finish(SolverStatus::kFailed, "non-finite iterate" + step());
-    if (report.error <= options_.stop.tolerance)
-      return finish(SolverStatus::kConverged, "converged in " + std::to_string(it + 1) + " Newton steps");
+    if (report.error <= options_.stop.tolerance) return converged(it + 1);
   }
   return finish(SolverStatus::kNotConverged, "natural-map error " + number_text(report.error, 4) + " > tolerance " +
                                                  number_text(options_.stop.tolerance) + " after " +

@@ -372,6 +372,13 @@ SolverReport SapSolver::solve(const GlobalProblem& p, GlobalSolution& solution) 
 
 SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, GlobalSolution& solution,
                               InputCheck check) {
+  SolverReport report;
+  solve(p, mass, solution, report, check);
+  return report;
+}
+
+void SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, GlobalSolution& solution, SolverReport& report,
+                      InputCheck check) {
   if (check == InputCheck::kFull) p.validate();
   for (std::size_t b = 0; b < p.blocks.size(); ++b)
     require(p.blocks[b].kind != BlockKind::kContactBoxFriction, [&] {
@@ -436,7 +443,7 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
   w.gamma.resize(m);
   w.gamma_a.resize(m);
   w.evals.resize(p.blocks.size());
-  SolverReport report;
+  report.reset();
   double optimality = 0.0;
   // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
   const auto finish = [&](SolverStatus status, std::string_view message) {
@@ -455,7 +462,6 @@ SolverReport SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, 
                         number_text(report.error, 3) + ")";
     report.states.resize(w.evals.size());
     for (std::size_t b = 0; b < w.evals.size(); ++b) report.states[b] = w.evals[b].state;
-    return report;
   };
   for (int it = 0;; ++it) {
     csr_multiply(w.J, v, w.u);

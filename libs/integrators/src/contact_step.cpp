@@ -154,15 +154,30 @@ void ContactStep::set_warm_start(const std::vector<constraints::ConstraintBlock>
 ContactStepReport ContactStep::step(const model::MechanicalSystem& system,
                                     const std::vector<const constraints::Constraint*>& constraints, State& state,
                                     double h) {
-  return step_on(system, system, nullptr, constraints, state, h);
+  ContactStepReport report;
+  step(system, constraints, state, h, report);
+  return report;
 }
 
 ContactStepReport ContactStep::step(const model::ReducedSystem& system,
                                     const std::vector<const constraints::Constraint*>& constraints, State& state,
                                     double h) {
-  ContactStepReport report = step_on(system, system.system(), &system, constraints, state, h);
-  if (report.advanced) system.sync_positions(state.t, state.q);  // the driven components at t + h
+  ContactStepReport report;
+  step(system, constraints, state, h, report);
   return report;
+}
+
+void ContactStep::step(const model::MechanicalSystem& system,
+                       const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
+                       ContactStepReport& report) {
+  step_on(system, system, nullptr, constraints, state, h, report);
+}
+
+void ContactStep::step(const model::ReducedSystem& system,
+                       const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
+                       ContactStepReport& report) {
+  step_on(system, system.system(), &system, constraints, state, h, report);
+  if (report.advanced) system.sync_positions(state.t, state.q);  // the driven components at t + h
 }
 
 Eigen::VectorXd ContactStep::last_system_impulses() const {
@@ -245,17 +260,23 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
   rows_.jacobian.insert(rows_.jacobian.end(), mid_entries.begin(), mid_entries.end());
 }
 
-ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, const model::MechanicalSystem& mechanics,
-                                       const model::ReducedSystem* reduced,
-                                       const std::vector<const constraints::Constraint*>& constraints, State& state,
-                                       double h) {
+void ContactStep::step_on(const model::DynamicalSystem& system, const model::MechanicalSystem& mechanics,
+                          const model::ReducedSystem* reduced,
+                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
+                          ContactStepReport& report) {
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     require(constraints[i] != nullptr,
             [&] { return "ContactStep::step: constraint " + std::to_string(i) + " is null"; });
     constraints[i]->check(mechanics);
   }
-  ContactStepReport report;
+  // A fresh report's values in the report's own storage.
+  report.free_motion = StepReport{};
+  report.contact.reset();
+  report.natural_map_error = 0.0;
+  report.contacts = report.rows = 0;
   report.solver = solver_ ? solver_->name() : sap_.name();
+  report.baraff = report.baraff_split_kept = report.advanced = report.above_accept_limit = false;
+  report.message.clear();
   contacts_.clear();  // until this step's problem is assembled
 
   // Stage 1: free motion v* by the scheme's integrator (it checks h and the state), or
@@ -272,7 +293,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   }
   if (!report.free_motion.ok()) {
     report.message = "free motion failed at t = " + number_text(state.t, 6) + ": " + report.free_motion.message;
-    return report;
+    return;
   }
   const Eigen::VectorXd& v_free = free_state_.u;
 
@@ -298,11 +319,11 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     if (bridson_marino_) {
       report.message = advance(system, state, h);
       report.advanced = report.message.empty();
-      return report;
+      return;
     }
     state = free_state_;
     report.advanced = true;
-    return report;
+    return;
   }
 
   // Stage 2: A = M + h^2 K + h D at the free end point (theta-method's expression for A with
@@ -346,7 +367,7 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
     // the rows constrain; or a compliant row the scheme makes explicit.
     report.message =
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
-    return report;
+    return;
   }
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
@@ -362,11 +383,11 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
       report.baraff_split_kept = baraff_->kept();
       report.contact = baraff_->solve(*solver_, r_, v_);
       report.natural_map_error = report.contact.error;
-      return finish_step(system, std::move(report), state, h);
+      return finish_step(system, report, state, h);
     }
     if (options_.factor == StepFactor::kBaraff) {
       report.message = "contact: Baraff's factor cannot be used at t = " + number_text(state.t, 6) + ": " + why;
-      return report;
+      return;
     }
   }
   // Uncoupled bodies (block-diagonal A) are factored block by block: no ordering to compute.
@@ -386,30 +407,29 @@ ContactStepReport ContactStep::step_on(const model::DynamicalSystem& system, con
   } catch (const Error& e) {
     report.message = std::string("contact: the step matrix A could not be factored at t = ") + number_text(state.t, 6) +
                      ": " + e.what();
-    return report;
+    return;
   }
   if (!solver_) {
     // The solution's vectors are r_ and v_ themselves (swapped in and out): no copies.
     sap_solution_.r.swap(r_);
     sap_solution_.v.swap(v_);
-    report.contact = sap_.solve(problem_, *mass_solver_, sap_solution_, InputCheck::kTrusted);
+    sap_.solve(problem_, *mass_solver_, sap_solution_, report.contact, InputCheck::kTrusted);
     r_.swap(sap_solution_.r);
     v_.swap(sap_solution_.v);
     // SAP's error is the natural-map error of the original problem at its r (sap_solver.hpp),
     // computed from M's factor without W.
     report.natural_map_error = report.contact.error;
-    return finish_step(system, std::move(report), state, h);
+    return finish_step(system, report, state, h);
   }
-  report.contact = solver_->solve(local, r_, InputCheck::kTrusted);  // r_: zero or the last step's
+  solver_->solve(local, r_, report.contact, InputCheck::kTrusted);  // r_: zero or the last step's
   constraints::global_velocity(problem_, *mass_solver_, r_, v_);
-  u_ = as_eigen(local.W) * r_;  // local is the solver's checked problem: a view, no copy of W
+  u_.noalias() = as_eigen(local.W) * r_;  // local is the solver's checked problem: a view, no copy of W
   u_ += local.q;
   report.natural_map_error = constraints::natural_map_error(local, r_, u_).relative;
-  return finish_step(system, std::move(report), state, h);
+  return finish_step(system, report, state, h);
 }
 
-ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system, ContactStepReport report, State& state,
-                                           double h) {
+void ContactStep::finish_step(const model::DynamicalSystem& system, ContactStepReport& report, State& state, double h) {
   if (!std::isfinite(report.natural_map_error)) report.natural_map_error = std::numeric_limits<double>::infinity();
   last_blocks_ = rows_.blocks;
 
@@ -422,7 +442,7 @@ ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system,
                      " iterations, solver error " + number_text(report.contact.error, 4) + ", natural-map error " +
                      number_text(report.natural_map_error, 4) + ": " + report.contact.message;
     last_blocks_.clear();
-    return report;
+    return;
   }
   report.above_accept_limit = !(report.natural_map_error <= options_.accept_error);
   if (!report.contact.converged())
@@ -433,10 +453,10 @@ ContactStepReport ContactStep::finish_step(const model::DynamicalSystem& system,
   if (!failed_end.empty()) {
     report.message = failed_end;
     last_blocks_.clear();
-    return report;
+    return;
   }
   report.advanced = true;
-  return report;
+  return;
 }
 
 std::string ContactStep::advance(const model::DynamicalSystem& system, State& state, double h) {

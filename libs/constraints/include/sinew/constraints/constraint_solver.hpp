@@ -43,6 +43,9 @@ struct SolverReport {
 
   /// True when status is kConverged.
   bool converged() const { return status == SolverStatus::kConverged; }
+  /// Back to a fresh report's values, keeping the storage of the vectors and the message (a
+  /// report filled in place solve after solve allocates nothing once they have grown).
+  void reset();
 };
 
 /// A solver of the local problem u = W r + q with per-block laws (constraint_problem.hpp).
@@ -60,10 +63,19 @@ class ConstraintSolver {
   ///         to_delassus() built from a checked step problem, r the last step's) only the sizes
   ///         and block kinds are checked.
   SolverReport solve(const DelassusProblem& problem, Eigen::VectorXd& r, InputCheck check = InputCheck::kFull);
+  /// solve() into @p report, whose storage is reused (SolverReport::reset()): a caller that keeps
+  /// its report from step to step allocates nothing here with a solver that fills reports in place
+  /// (NewtonSolver); the others assign a fresh report.
+  void solve(const DelassusProblem& problem, Eigen::VectorXd& r, SolverReport& report,
+             InputCheck check = InputCheck::kFull);
 
  protected:
   /// The solve itself on a validated problem and a sized, finite r.
   virtual SolverReport do_solve(const DelassusProblem& problem, Eigen::VectorXd& r) = 0;
+  /// do_solve() into @p report; the default assigns do_solve()'s report.
+  virtual void do_solve_into(const DelassusProblem& problem, Eigen::VectorXd& r, SolverReport& report) {
+    report = do_solve(problem, r);
+  }
   /// Throws sinew::Error when the solver cannot handle @p problem's block kinds (default: all fine).
   virtual void check_supported(const DelassusProblem& problem) const;
 };
@@ -71,5 +83,8 @@ class ConstraintSolver {
 /// Branch of every block of @p problem at (u, r) (min-map predicates with rho = 1 for
 /// unilateral rows; contacts by the Coulomb law: open r_n = 0, stick ||r_T|| < mu r_n, slip).
 std::vector<RowState> block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
+/// block_states() into @p states, whose storage is reused.
+void block_states(const DelassusProblem& problem, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                  std::vector<RowState>& states);
 
 }  // namespace sinew::constraints

@@ -82,6 +82,8 @@ class NewtonSolver final : public ConstraintSolver {
 
  protected:
   SolverReport do_solve(const DelassusProblem& problem, Eigen::VectorXd& r) override;
+  /// Fills @p report in place: a converged solve allocates nothing once its storage has grown.
+  void do_solve_into(const DelassusProblem& problem, Eigen::VectorXd& r, SolverReport& report) override;
   void check_supported(const DelassusProblem& problem) const override;
 
  private:

@@ -84,6 +84,10 @@ class SapSolver {
   /// @throws sinew::Error as the other overload, or when @p mass is not factored with n rows.
   SolverReport solve(const GlobalProblem& problem, const LinearSolver& mass, GlobalSolution& solution,
                      InputCheck check = InputCheck::kFull);
+  /// The same into @p report, whose storage is reused (SolverReport::reset()): an integrator that
+  /// keeps its report allocates nothing here once the sizes have settled.
+  void solve(const GlobalProblem& problem, const LinearSolver& mass, GlobalSolution& solution, SolverReport& report,
+             InputCheck check = InputCheck::kFull);
   /// (m) the regularization R of the last solve (FCLIB row order): its optimum solves the local
   /// problem with W + diag(R) and Anitescu's law.
   const Eigen::VectorXd& regularization() const { return R_; }

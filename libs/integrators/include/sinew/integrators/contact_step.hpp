@@ -186,6 +186,15 @@ class ContactStep {
   ContactStepReport step(const model::ReducedSystem& system,
                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
 
+  /// step() into @p report, whose storage (its strings, the contact solver's history and states)
+  /// is reused: a caller that keeps one report for its steps allocates nothing per step once the
+  /// sizes have settled (with NewtonSolver, PGS or Baraff; SAP's report is still assigned fresh).
+  void step(const model::MechanicalSystem& system, const std::vector<const constraints::Constraint*>& constraints,
+            State& state, double h, ContactStepReport& report);
+  /// The ReducedSystem step() into @p report, as above.
+  void step(const model::ReducedSystem& system, const std::vector<const constraints::Constraint*>& constraints,
+            State& state, double h, ContactStepReport& report);
+
   /// The generalized impulses J^T r of the last step's rows on the MechanicalSystem's own
   /// velocities (for a ReducedSystem step: before the reduction, so attached components show
   /// the impulses they receive); empty after a step without rows.
@@ -220,12 +229,12 @@ class ContactStep {
   LinearSolverKind mass_solver_kind_ = LinearSolverKind::kEigenLdlt;  // of mass_solver_: kAuto resolved for A
   ContactStepOptions options_;
   // The end of a step whose stage 2 left r_ and v_: acceptance, then stage 3.
-  ContactStepReport finish_step(const model::DynamicalSystem& system, ContactStepReport report, State& state, double h);
+  void finish_step(const model::DynamicalSystem& system, ContactStepReport& report, State& state, double h);
   // Either step: @p dynamics steps, @p mechanics evaluates the constraints (the same system, or
   // the ReducedSystem @p reduced of it).
-  ContactStepReport step_on(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
-                            const model::ReducedSystem* reduced,
-                            const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
+  void step_on(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
+               const model::ReducedSystem* reduced, const std::vector<const constraints::Constraint*>& constraints,
+               State& state, double h, ContactStepReport& report);
   // rows_ of @p constraints at the start of the step (reduced to the free velocities when
   // @p reduced is set; full_jacobian_ then keeps the entries over the full velocities).
   void gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,

@@ -16,7 +16,6 @@
 #include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
-#include "sinew/model/lumped_mass.hpp"
 #include "triangle_kernels.hpp"
 
 namespace sinew::integrators {
@@ -126,13 +125,7 @@ std::vector<double> vertex_masses(const LocalGlobalDescription& d, Index n, cons
   std::vector<double> masses(n, 0.0);
   std::vector<double> volumes(rests.size());
   for (std::size_t e = 0; e < rests.size(); ++e) volumes[e] = rests[e].volume;
-  if (d.tet_material.empty()) {
-    model::add_lumped_masses<4>(d.density, volumes, d.tets.data(), masses);
-  } else {
-    // rho_e V_e split as add_lumped_masses splits rho V: the same bits when every rho_e = rho.
-    for (std::size_t e = 0; e < rests.size(); ++e) volumes[e] *= d.materials[d.tet_material[e]].density;
-    model::add_lumped_masses<4>(1.0, volumes, d.tets.data(), masses);
-  }
+  detail::add_element_masses<4>(d, d.tet_material, std::move(volumes), d.tets.data(), masses);
   tris.add_masses(d, masses);
   for (Index i = 0; i < n; ++i)
     require(masses[i] > 0.0, kWho + "vertex " + std::to_string(i) +

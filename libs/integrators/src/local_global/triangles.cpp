@@ -10,7 +10,6 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/model/lumped_mass.hpp"
 #include "triangle_kernels.hpp"
 
 namespace sinew::integrators::detail {
@@ -63,13 +62,7 @@ void TriangleElements::check(const LocalGlobalDescription& d, Index n, const std
 }
 
 void TriangleElements::add_masses(const LocalGlobalDescription& d, std::vector<double>& masses) const {
-  if (material_.empty()) {
-    model::add_lumped_masses<3>(d.density, volumes_, nodes_.data(), masses);
-    return;
-  }
-  std::vector<double> element_masses(volumes_.size());  // rho_e V_e, split as add_lumped_masses does
-  for (std::size_t e = 0; e < volumes_.size(); ++e) element_masses[e] = d.materials[material_[e]].density * volumes_[e];
-  model::add_lumped_masses<3>(1.0, element_masses, nodes_.data(), masses);
+  add_element_masses<3>(d, material_, volumes_, nodes_.data(), masses);
 }
 
 void TriangleElements::assemble(const MaterialTable& materials, const std::vector<double>& masses, double h,

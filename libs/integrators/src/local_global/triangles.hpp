@@ -16,6 +16,7 @@
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/materials/triangle.hpp"
+#include "sinew/model/lumped_mass.hpp"
 
 namespace sinew::integrators::detail {
 
@@ -68,6 +69,22 @@ class TriangleElements {
   DeviceArray<double> F_, p_w_, u_;    // (6 n_tri) F by columns, weighted projections, ADMM dual
   DeviceArray<double> energy_, ones_;  // (n_tri) element energies, ones for their sum
 };
+
+/// Adds each element's mass rho_e V_e, split equally among its K nodes (@p nodes, K per element),
+/// to @p masses: rho_e its material's density (@p index: tet_material or triangle_material), or
+/// d.density for every element when index is empty. rho_e V_e is split as
+/// model::add_lumped_masses() splits rho V, so equal densities give the same bits.
+template <int K>
+void add_element_masses(const LocalGlobalDescription& d, const std::vector<Index>& index, std::vector<double> volumes,
+                        const Index* nodes, std::vector<double>& masses) {
+  if (index.empty()) {
+    model::add_lumped_masses<K>(d.density, volumes, nodes, masses);
+    return;
+  }
+  for (std::size_t e = 0; e < volumes.size(); ++e)
+    volumes[e] *= d.materials[static_cast<std::size_t>(index[e])].density;
+  model::add_lumped_masses<K>(1.0, volumes, nodes, masses);
+}
 
 /// Checks an element material index @p index (LocalGlobalDescription::tet_material or
 /// triangle_material): empty, or one entry per element (@p count) in [0, @p materials).

@@ -1,7 +1,8 @@
 // Element regions (issue 21): a mesh file's regions (Gmsh physical groups or volume entities,
 // ASCII and binary; TetGen region attributes), bodies of several materials
 // (add_deformable_body with a material per tetrahedron: masses, energies, stresses), and the
-// "regions" key of scene files.
+// "regions" key of scene files, multibody and local-global (with the local-global bodies' own
+// materials).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,9 +14,11 @@
 #include <string>
 
 #include "expect_error.hpp"
+#include "local_global_scene_file.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/make_integrator.hpp"
 #include "sinew/scene/deformable_body.hpp"
+#include "sinew/scene/local_global_simulation.hpp"
 #include "sinew/scene/mesh_io.hpp"
 #include "sinew/scene/multibody_simulation.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
@@ -241,6 +244,150 @@ TEST(ElementRegions, SceneFilesGiveRegionsTheirOwnMaterial) {
   j["bodies"][0]["regions"].erase(1);
   j["bodies"][0]["mesh"] = {{"box", {{"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"cells", {1, 1, 1}}}}};
   EXPECT_SINEW_ERROR(parse_scene(j.dump(), "two.json", dir), "the mesh has no regions");
+  fs::remove_all(dir);
+}
+
+// The description a local-global scene file reads into.
+integrators::LocalGlobalDescription local_global_description(const nlohmann::json& j, const fs::path& dir) {
+  SceneFile f;
+  detail::LocalGlobalParts parts;
+  detail::parse_scene_with(j.dump(), (dir / "scene.json").string(), f, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, dir, out);
+  });
+  return parts.scene.description;
+}
+
+// The total lumped mass of a local-global scene file's integrator.
+double local_global_mass(const nlohmann::json& j, const fs::path& dir) {
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse_scene(j.dump(), (dir / "scene.json").string(), dir).make(*backend);
+  EXPECT_TRUE(sim->step().ok());
+  double mass = 0.0;
+  for (double m : dynamic_cast<const LocalGlobalSimulation&>(*sim).integrator().masses()) mass += m;
+  return mass;
+}
+
+// Local-global bodies of their own materials: each body's tets and triangles get its material
+// (keys not given are the scene's), masses come from each body's density and thickness; a scene
+// whose bodies give none keeps the single material (no index: the bits of before).
+TEST(ElementRegions, LocalGlobalBodiesHaveTheirOwnMaterials) {
+  const fs::path dir = scratch("lg_bodies");
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "sinew_scene": 1, "kind": "local_global", "steps": 2, "time_step": 0.01, "density": 1000, "thickness": 0.001,
+    "material": {"model": "corotational", "youngs_modulus": 2e5, "poisson_ratio": 0.35},
+    "bodies": [
+      {"name": "soft", "mesh": {"box": {"min": [0, 0, 0], "max": [1, 1, 1], "cells": [2, 1, 1]}}},
+      {"name": "firm", "mesh": {"box": {"min": [3, 0, 0], "max": [4, 1, 2], "cells": [1, 1, 2]}},
+       "material": {"model": "stable_neo_hookean", "youngs_modulus": 3e6}, "density": 2500},
+      {"name": "sheet", "mesh": {"rectangle": {"min": [0, 3], "max": [2, 4], "cells": [2, 2]}},
+       "thickness": 0.004, "density": 300}]
+  })");
+  const integrators::LocalGlobalDescription d = local_global_description(j, dir);
+  ASSERT_EQ(d.materials.size(), 3u);
+  EXPECT_EQ(d.materials[0].model, MaterialModel::kCorotational);  // the scene's
+  EXPECT_EQ(d.materials[0].elastic.youngs_modulus, 2e5);
+  EXPECT_EQ(d.materials[0].density, 1000.0);
+  EXPECT_EQ(d.materials[1].model, MaterialModel::kStableNeoHookean);
+  EXPECT_EQ(d.materials[1].elastic.youngs_modulus, 3e6);
+  EXPECT_EQ(d.materials[1].elastic.poisson_ratio, 0.35);  // not given: the scene's
+  EXPECT_EQ(d.materials[1].density, 2500.0);
+  EXPECT_EQ(d.materials[2].model, MaterialModel::kCorotational);
+  EXPECT_EQ(d.materials[2].thickness, 0.004);
+  const std::size_t soft_tets = box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{1, 1, 1}}, 2, 1, 1).tets.size();
+  ASSERT_EQ(d.tet_material.size(), d.tets.size() / 4);
+  for (std::size_t e = 0; e < d.tet_material.size(); ++e) EXPECT_EQ(d.tet_material[e], e < soft_tets ? 0 : 1);
+  EXPECT_EQ(d.triangle_material, std::vector<Index>(d.triangles.size() / 3, 2));
+  EXPECT_NEAR(local_global_mass(j, dir), 1000.0 * 1 + 2500.0 * 2 + 300.0 * 2 * 0.004, 1e-9);  // 6002.4 kg
+  // No body of its own material: one material, as before.
+  for (auto& b : j["bodies"]) {
+    b.erase("material");
+    b.erase("density");
+    b.erase("thickness");
+  }
+  const integrators::LocalGlobalDescription one = local_global_description(j, dir);
+  EXPECT_TRUE(one.materials.empty() && one.tet_material.empty() && one.triangle_material.empty());
+  EXPECT_EQ(one.model, MaterialModel::kCorotational);
+  EXPECT_NEAR(local_global_mass(j, dir), 1000.0 * 3 + 1000.0 * 2 * 0.001, 1e-9);
+  fs::remove_all(dir);
+}
+
+// Local-global regions: Gmsh physical groups by tag or name and TetGen region attributes map to
+// materials; the other tets keep the body's. Bad keys are named by path.
+TEST(ElementRegions, LocalGlobalScenesGiveRegionsTheirOwnMaterial) {
+  const fs::path dir = scratch("lg_regions");
+  write_text(dir / "two.msh", kTwoVolumes);
+  write_text(dir / "named.msh", named_two_volumes());
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "sinew_scene": 1, "kind": "local_global", "steps": 2, "time_step": 0.01,
+    "bodies": [{"name": "two", "mesh": {"file": "two.msh"}, "density": 1000,
+                "material": {"model": "arap", "youngs_modulus": 1e5},
+                "regions": [{"region": 2, "material": {"model": "stable_neo_hookean", "youngs_modulus": 1e6},
+                             "density": 4000}]}]
+  })");
+  integrators::LocalGlobalDescription d = local_global_description(j, dir);
+  ASSERT_EQ(d.materials.size(), 2u);
+  EXPECT_EQ(d.tet_material, (std::vector<Index>{0, 1}));  // tet 1 in group 7, tet 2 in volume 2
+  EXPECT_EQ(d.materials[1].model, MaterialModel::kStableNeoHookean);
+  EXPECT_EQ(d.materials[1].elastic.youngs_modulus, 1e6);
+  EXPECT_EQ(d.materials[1].elastic.poisson_ratio, 0.3);  // the body's
+  EXPECT_NEAR(local_global_mass(j, dir), 1000.0 / 6.0 + 4000.0 / 3.0, 1e-12);
+  // By the name of its physical group: "liver" is group 7.
+  j["bodies"][0]["mesh"]["file"] = "named.msh";
+  j["bodies"][0]["regions"][0]["region"] = "liver";
+  d = local_global_description(j, dir);
+  EXPECT_EQ(d.tet_material, (std::vector<Index>{1, 0}));
+  EXPECT_NEAR(local_global_mass(j, dir), 4000.0 / 6.0 + 1000.0 / 3.0, 1e-12);
+  // TetGen region attributes 3 and -2, both listed: each tet its region's material.
+  write_text(dir / "t.node", "5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 1 1\n");
+  write_text(dir / "t.ele", "2 4 1\n1 1 2 3 4 3\n2 2 3 4 5 -2\n");
+  j["bodies"][0]["mesh"]["file"] = "t.node";
+  j["bodies"][0]["regions"] = nlohmann::json::parse(R"([
+    {"region": -2, "material": {"youngs_modulus": 5e5}, "density": 500},
+    {"region": 3, "material": {"model": "corotational"}, "density": 3000}])");
+  d = local_global_description(j, dir);
+  EXPECT_EQ(d.tet_material, (std::vector<Index>{2, 1}));
+  EXPECT_EQ(d.materials[1].model, MaterialModel::kArap);
+  EXPECT_EQ(d.materials[1].elastic.youngs_modulus, 5e5);
+  EXPECT_EQ(d.materials[2].model, MaterialModel::kCorotational);
+  EXPECT_EQ(d.materials[2].elastic.youngs_modulus, 1e5);
+  EXPECT_NEAR(local_global_mass(j, dir), 3000.0 / 6.0 + 500.0 / 3.0, 1e-12);
+
+  auto expect_error = [&](const nlohmann::json& bad, const char* path, const char* what) {
+    EXPECT_SINEW_ERROR(local_global_description(bad, dir), path, what);
+  };
+  nlohmann::json bad = j;
+  bad["bodies"][0]["regions"][0].erase("material");
+  expect_error(bad, "/bodies/0/regions/0/material", "expected the region's material");
+  bad = j;
+  bad["bodies"][0]["regions"][1]["region"] = 4;
+  expect_error(bad, "/bodies/0/regions/1/region", "no tetrahedron of the mesh is in region 4; its regions: -2, 3");
+  bad = j;
+  bad["bodies"][0]["regions"][1]["region"] = -2;
+  expect_error(bad, "/bodies/0/regions/1/region", "listed twice");
+  bad = j;
+  bad["bodies"][0]["regions"][0]["region"] = "liver";
+  expect_error(bad, "/bodies/0/regions/0/region", "the mesh names no region \"liver\"");
+  bad = j;
+  bad["bodies"][0]["regions"][0]["material"]["model"] = "linear";
+  expect_error(bad, "/bodies/0/regions/0/material/model", "stable_neo_hookean");
+  bad = j;
+  bad["bodies"][0]["regions"][0]["density"] = 0;
+  expect_error(bad, "/bodies/0/regions/0/density", "> 0");
+  bad = j;
+  bad["bodies"][0]["regions"][0]["stiffness"] = 1;
+  expect_error(bad, "/bodies/0/regions/0", "stiffness");
+  bad = j;
+  bad["bodies"][0]["thickness"] = 0.01;
+  expect_error(bad, "/bodies/0/thickness", "a solid has no thickness");
+  bad = j;
+  bad["bodies"][0]["material"]["poisson_ratio"] = 0.5;
+  expect_error(bad, "/bodies/0/material/poisson_ratio", "(-1, 0.5)");
+  bad = j;
+  bad["bodies"][0]["mesh"] = {{"rectangle", {{"min", {0, 0}}, {"max", {1, 1}}, {"cells", {1, 1}}}}};
+  expect_error(bad, "/bodies/0/regions", "a membrane has one material");
+  bad = j;
+  bad["bodies"][0]["mesh"] = {{"box", {{"min", {0, 0, 0}}, {"max", {1, 1, 1}}, {"cells", {1, 1, 1}}}}};
+  expect_error(bad, "/bodies/0/regions/0/region", "the mesh has no regions");
   fs::remove_all(dir);
 }
 

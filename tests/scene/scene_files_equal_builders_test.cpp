@@ -56,6 +56,17 @@ void expect_same(const SolidScene& a, const SolidScene& b, const std::string& wh
   EXPECT_EQ(x.model, y.model);
   EXPECT_EQ(x.elastic.youngs_modulus, y.elastic.youngs_modulus);
   EXPECT_EQ(x.elastic.poisson_ratio, y.elastic.poisson_ratio);
+  ASSERT_EQ(x.materials.size(), y.materials.size());
+  for (std::size_t k = 0; k < x.materials.size(); ++k) {
+    const auto &m = x.materials[k], &n = y.materials[k];
+    EXPECT_EQ(m.model, n.model) << "material " << k;
+    EXPECT_EQ(m.elastic.youngs_modulus, n.elastic.youngs_modulus) << "material " << k;
+    EXPECT_EQ(m.elastic.poisson_ratio, n.elastic.poisson_ratio) << "material " << k;
+    EXPECT_EQ(m.density, n.density) << "material " << k;
+    EXPECT_EQ(m.thickness, n.thickness) << "material " << k;
+  }
+  EXPECT_EQ(x.tet_material, y.tet_material);
+  EXPECT_EQ(x.triangle_material, y.triangle_material);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(x.gravity[i], y.gravity[i]);
   EXPECT_EQ(x.time_step, y.time_step);
   auto sorted = [](std::vector<integrators::PositionalTarget> t) {

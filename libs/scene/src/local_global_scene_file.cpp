@@ -25,6 +25,7 @@ namespace {
 
 using integrators::LocalGlobalDescription;
 using integrators::LocalGlobalIntegrator;
+using integrators::LocalGlobalMaterial;
 using integrators::LocalGlobalOptions;
 
 // A declarative motion of a group of targets, evaluated at t_{n+1} before step n.
@@ -103,16 +104,18 @@ TargetMotion read_motion(JsonObject& target) {
   return m;
 }
 
-void read_material(JsonObject& root, LocalGlobalDescription& d) {
-  std::optional<JsonObject> m = root.object("material", true);
-  if (!m) return;
-  const std::string model = m->choice("model", {"arap", "corotational", "stable_neo_hookean"}, "arap");
-  d.model = parse_material_model(model);
-  d.elastic.youngs_modulus = m->real_above("youngs_modulus", d.elastic.youngs_modulus, 0.0);
-  const double nu = m->real("poisson_ratio", d.elastic.poisson_ratio, -1.0, 0.5, "a number in (-1, 0.5)");
-  if (!(nu > -1.0 && nu < 0.5)) m->fail("poisson_ratio", "expected a number in (-1, 0.5), found " + number_text(nu));
-  d.elastic.poisson_ratio = nu;
-  m->finish();
+// The material at "material" of @p obj, its keys not given (or all, when it is absent) those of @p m.
+LocalGlobalMaterial read_material(JsonObject& obj, LocalGlobalMaterial m) {
+  std::optional<JsonObject> o = obj.object("material", true);
+  if (!o) return m;
+  m.model = parse_material_model(
+      o->choice("model", {"arap", "corotational", "stable_neo_hookean"}, material_model_name(m.model)));
+  m.elastic.youngs_modulus = o->real_above("youngs_modulus", m.elastic.youngs_modulus, 0.0);
+  const double nu = o->real("poisson_ratio", m.elastic.poisson_ratio, -1.0, 0.5, "a number in (-1, 0.5)");
+  if (!(nu > -1.0 && nu < 0.5)) o->fail("poisson_ratio", "expected a number in (-1, 0.5), found " + number_text(nu));
+  m.elastic.poisson_ratio = nu;
+  o->finish();
+  return m;
 }
 
 void read_options(JsonObject& root, LocalGlobalOptions& o) {
@@ -169,15 +172,55 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
   obj->finish();
 }
 
-// A body as the reader keeps it: its mesh, ranges and what selections refer to.
+// A body as the reader keeps it: its mesh, ranges, what selections refer to and its materials.
 struct BodyInfo {
   LocalGlobalBody range;
   MeshSource mesh;
   SelectionContext context;
+  std::vector<LocalGlobalMaterial> materials;  // the body's own, then one per entry of "regions"
+  std::vector<Index> tet_region;               // (tets) entry of materials of each tet; empty = all 0
+  bool own_material = false;                   // the body gives a material, density, thickness or regions
 };
+
+// The body's material keys of @p b ("material", "density", "thickness", "regions"), the
+// scene's top-level @p scene where absent.
+void read_body_materials(JsonObject& b, const LocalGlobalMaterial& scene, BodyInfo& info) {
+  info.own_material = b.has("material") || b.has("density") || b.has("thickness") || b.has("regions");
+  LocalGlobalMaterial m = read_material(b, scene);
+  m.density = b.real_above("density", scene.density, 0.0);
+  if (b.has("thickness") && !info.mesh.membrane)
+    b.fail("thickness", "a solid has no thickness; it is a membrane's (triangles)");
+  m.thickness = b.real_above("thickness", scene.thickness, 0.0);
+  info.materials = {m};
+  if (!b.has("regions")) return;
+  // Element regions of a mesh file (Gmsh physical groups or volumes, TetGen region attributes)
+  // with their own material and density; the other tets keep the body's.
+  if (info.mesh.membrane) b.fail("regions", "a membrane has one material; element regions need tets");
+  info.tet_region = read_element_regions(b, info.mesh.tets, [&](JsonObject& r) {
+    if (!r.has("material")) r.fail("material", "expected the region's material (its keys default to the body's)");
+    LocalGlobalMaterial region = read_material(r, m);
+    region.density = r.real_above("density", m.density, 0.0);
+    info.materials.push_back(region);
+  });
+}
+
+// d.materials, tet_material and triangle_material of @p bodies (appended in order) when one of
+// them has its own material (an index stays empty when no body has that kind of element);
+// otherwise none: every element is of the description's own material, as before materials.
+void set_materials(const std::vector<BodyInfo>& bodies, LocalGlobalDescription& d) {
+  if (std::none_of(bodies.begin(), bodies.end(), [](const BodyInfo& b) { return b.own_material; })) return;
+  for (const BodyInfo& b : bodies) {
+    const Index first = static_cast<Index>(d.materials.size());
+    d.materials.insert(d.materials.end(), b.materials.begin(), b.materials.end());
+    for (std::size_t e = 0; e < b.range.tet_count; ++e)
+      d.tet_material.push_back(first + (b.tet_region.empty() ? 0 : b.tet_region[e]));
+    d.triangle_material.insert(d.triangle_material.end(), b.range.triangle_count, first);
+  }
+}
 
 std::vector<BodyInfo> read_bodies(JsonObject& root, const std::filesystem::path& base_dir, LocalGlobalDescription& d,
                                   std::vector<Index>& contact, bool& contact_all) {
+  const LocalGlobalMaterial scene_material{d.model, d.elastic, d.density, d.thickness};
   std::vector<JsonObject> list = root.objects("bodies");
   if (list.empty()) root.fail("bodies", "expected at least one body");
   std::vector<BodyInfo> bodies;
@@ -192,6 +235,7 @@ std::vector<BodyInfo> read_bodies(JsonObject& root, const std::filesystem::path&
         b.fail("name", "a body named \"" + info.range.name + "\" exists already");
     info.mesh = read_mesh_source(b, "mesh", base_dir);
     const std::string c = b.choice("contact", {"surface", "all", "none"}, info.mesh.membrane ? "all" : "surface");
+    read_body_materials(b, scene_material, info);
     b.finish();
     const Index offset = static_cast<Index>(d.rest_positions.size() / 3);
     info.range.first_vertex = offset;
@@ -218,6 +262,7 @@ std::vector<BodyInfo> read_bodies(JsonObject& root, const std::filesystem::path&
     bodies.push_back(std::move(info));
   }
   for (BodyInfo& b : bodies) b.context.vertices = &b.mesh.vertices();
+  set_materials(bodies, d);
   return bodies;
 }
 
@@ -249,7 +294,9 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.body_contact = root.boolean("body_contact", d.body_contact);
   d.body_friction =
       root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
-  read_material(root, d);
+  const LocalGlobalMaterial scene_material = read_material(root, LocalGlobalMaterial{d.model, d.elastic});
+  d.model = scene_material.model;
+  d.elastic = scene_material.elastic;
   read_options(root, s.options);
 
   std::vector<Index> contact;

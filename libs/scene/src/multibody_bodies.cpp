@@ -213,47 +213,12 @@ DeformableSpec read_deformable(JsonObject& o, bool cloth, const std::filesystem:
     // Element regions of a mesh file (Gmsh physical groups or volumes, TetGen region attributes)
     // with their own material and density; the other tets keep the body's.
     if (cloth) o.fail("regions", "a cloth has one material; element regions need tets");
-    d.tet_material.assign(mesh.tets.tets.size(), 0);
-    for (JsonObject& r : o.objects("regions")) {
-      // An integer, or the name of a Gmsh physical group.
-      long long region = 0;
-      if (r.has("region") && r.value("region").is_string()) {
-        const std::string name = r.string("region", std::nullopt);
-        const auto it = mesh.tets.region_names.find(name);
-        if (it == mesh.tets.region_names.end()) {
-          std::string list;
-          for (const auto& [known, group] : mesh.tets.region_names)
-            list += (list.empty() ? "" : ", ") + ("\"" + known + "\" (" + std::to_string(group) + ")");
-          r.fail("region", "the mesh names no region \"" + name + "\"" +
-                               (list.empty() ? std::string("; it names none (Gmsh $PhysicalNames of volumes)")
-                                             : "; its names: " + list));
-        }
-        region = it->second;
-      } else {
-        region = r.integer("region", std::nullopt, -1000000000LL, 1000000000LL);
-      }
-      const Index k = static_cast<Index>(d.region_materials.size()) + 1;
-      std::size_t found = 0;
-      for (std::size_t e = 0; e < mesh.tets.regions.size(); ++e)
-        if (mesh.tets.regions[e] == region) {
-          if (d.tet_material[e] != 0) r.fail("region", "region " + std::to_string(region) + " is listed twice");
-          d.tet_material[e] = k;
-          ++found;
-        }
-      if (found == 0) {
-        std::set<int> known(mesh.tets.regions.begin(), mesh.tets.regions.end());
-        std::string list;
-        for (int g : known) list += (list.empty() ? "" : ", ") + std::to_string(g);
-        r.fail("region", "no tetrahedron of the mesh is in region " + std::to_string(region) +
-                             (known.empty() ? std::string("; the mesh has no regions (one material)")
-                                            : "; its regions: " + list));
-      }
+    d.tet_material = read_element_regions(o, mesh.tets, [&](JsonObject& r) {
       RegionMaterial m;
       m.parameters = read_material(*r.object("material"), m.model);
       m.density = r.real_above("density", d.density, 0.0);
       d.region_materials.push_back(m);
-      r.finish();
-    }
+    });
   }
   d.contact = o.boolean("contact", true);
   d.self_contact = o.boolean("self_contact", false);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <utility>
 
 #include "sinew/core/constants.hpp"
@@ -435,6 +436,50 @@ PlacedShape read_placed_shape(JsonObject& obj) {
   out.pose.rotation = read_rotation(obj, "rotation");
   out.pose.translation = read_vec3(obj, "position", Vec3{{0, 0, 0}});
   return out;
+}
+
+std::vector<Index> read_element_regions(JsonObject& obj, const TetMesh& mesh,
+                                        const std::function<void(JsonObject&)>& read_entry) {
+  std::vector<Index> tet_material(mesh.tets.size(), 0);
+  Index k = 0;
+  for (JsonObject& r : obj.objects("regions")) {
+    ++k;
+    // An integer, or the name of a Gmsh physical group.
+    long long region = 0;
+    if (r.has("region") && r.value("region").is_string()) {
+      const std::string name = r.string("region", std::nullopt);
+      const auto it = mesh.region_names.find(name);
+      if (it == mesh.region_names.end()) {
+        std::string list;
+        for (const auto& [known, group] : mesh.region_names)
+          list += (list.empty() ? "" : ", ") + ("\"" + known + "\" (" + std::to_string(group) + ")");
+        r.fail("region", "the mesh names no region \"" + name + "\"" +
+                             (list.empty() ? std::string("; it names none (Gmsh $PhysicalNames of volumes)")
+                                           : "; its names: " + list));
+      }
+      region = it->second;
+    } else {
+      region = r.integer("region", std::nullopt, -1000000000LL, 1000000000LL);
+    }
+    std::size_t found = 0;
+    for (std::size_t e = 0; e < mesh.regions.size(); ++e)
+      if (mesh.regions[e] == region) {
+        if (tet_material[e] != 0) r.fail("region", "region " + std::to_string(region) + " is listed twice");
+        tet_material[e] = k;
+        ++found;
+      }
+    if (found == 0) {
+      std::set<int> known(mesh.regions.begin(), mesh.regions.end());
+      std::string list;
+      for (int g : known) list += (list.empty() ? "" : ", ") + std::to_string(g);
+      r.fail("region",
+             "no tetrahedron of the mesh is in region " + std::to_string(region) +
+                 (known.empty() ? std::string("; the mesh has no regions (one material)") : "; its regions: " + list));
+    }
+    read_entry(r);
+    r.finish();
+  }
+  return tet_material;
 }
 
 }  // namespace sinew::scene::detail

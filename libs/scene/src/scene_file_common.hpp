@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,15 @@ std::vector<Index> read_selection(JsonObject& obj, const std::string& key, const
 /// @throws sinew::Error naming the path when fewer than 2 vertices are selected or an index is
 ///         out of range.
 std::vector<Index> read_chain(JsonObject& obj, const std::string& key, const SelectionContext& context);
+
+/// The element regions at "regions" of @p obj (a solid from a mesh file): an array of objects,
+/// each naming a region of @p mesh by "region" (an integer, or the name of a Gmsh physical group
+/// of volumes, TetMesh::region_names), whose other keys (its material) @p read_entry reads, in
+/// order, before the entry is finished. Returns (mesh.tets.size()) 0 for the tets of no listed
+/// region and k + 1 for those of entry k. @throws sinew::Error naming the path when a region is
+/// not in the mesh (listing those it has) or is listed twice.
+std::vector<Index> read_element_regions(JsonObject& obj, const TetMesh& mesh,
+                                        const std::function<void(JsonObject&)>& read_entry);
 
 /// An analytic shape and its placement, from one object holding "shape" and the shape's sizes:
 /// "half_space" ("normal", "point": local z <= 0 rotated onto the normal, as

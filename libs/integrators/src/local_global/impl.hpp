@@ -24,7 +24,9 @@ namespace sinew::integrators {
 struct LocalGlobalIntegrator::Impl {
   Backend* backend = nullptr;
   LocalGlobalOptions options;
-  detail::LocalConstants constants{};  // mode set per pass
+  detail::MaterialTable materials;                    // the elements' materials (host)
+  DeviceArray<detail::LocalMaterial> material_table;  // materials.table on the backend; empty with one material
+  DeviceArray<Index> tet_material;                    // (n_tets) entry of material_table per tet, or empty
   double h = 0.0;
   Index n = 0;                            // vertices
   std::size_t n_tets = 0;                 // tetrahedra

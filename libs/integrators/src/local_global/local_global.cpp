@@ -25,13 +25,15 @@ using Clock = std::chrono::steady_clock;
 // One pass of the local step over every element: F = G q (multi-vector SpMV), then the element
 // kernel (seed eq. (5)) on the backend (sinew::for_each_index).
 void LocalGlobalIntegrator::Impl::local_pass(int mode) {
-  detail::LocalConstants k = constants;
-  k.mode = mode;
-  tris.local_pass(*backend, k, x);
+  const detail::LocalMaterial* table = material_table.empty() ? nullptr : material_table.data();
+  tris.local_pass(*backend, materials.single, table, mode, x);
   if (n_tets == 0) return;
   backend->spmv3(1.0, G, Op::kNoTranspose, x, 0.0, F_t);
-  const detail::LocalStepKernel kernel{
-      k, volumes.data(), weights.data(), F_t.data(), u.empty() ? nullptr : u.data(), p_w.data(), energy.data()};
+  const detail::LocalMaterials tet_materials{materials.single, table,
+                                             tet_material.empty() ? nullptr : tet_material.data()};
+  const detail::LocalStepKernel kernel{tet_materials,  mode,         volumes.data(),
+                                       weights.data(), F_t.data(),   u.empty() ? nullptr : u.data(),
+                                       p_w.data(),     energy.data()};
   for_each_index(*backend, n_tets, kernel, "LocalGlobalIntegrator's local step");
 }
 

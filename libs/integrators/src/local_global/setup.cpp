@@ -16,7 +16,6 @@
 #include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
-#include "sinew/model/lumped_mass.hpp"
 #include "triangle_kernels.hpp"
 
 namespace sinew::integrators {
@@ -30,27 +29,49 @@ const std::string kWho = "LocalGlobalDescription: ";
 // Pin stiffness relative to the elastic stiffness at the vertex when a target's weight is 0.
 constexpr double kAutoPinFactor = 1e4;
 
-/// The local step's constants for d.model (names youngs_modulus / poisson_ratio when invalid).
-detail::LocalConstants checked_material(const LocalGlobalDescription& d) {
-  require(std::isfinite(d.time_step) && d.time_step > 0.0,
-          kWho + "time_step must be finite and > 0 (s), got " + number_text(d.time_step));
-  const LameParameters lame = lame_parameters(d.elastic);
-  int model = 0;
-  switch (d.model) {
+/// The local step's model of @p model, or an error naming @p field when it has none.
+int local_model(MaterialModel model, const std::string& field) {
+  switch (model) {
     case MaterialModel::kArap:
-      model = detail::kLocalArap;
-      break;
+      return detail::kLocalArap;
     case MaterialModel::kCorotational:
-      model = detail::kLocalCorotational;
-      break;
+      return detail::kLocalCorotational;
     case MaterialModel::kStableNeoHookean:
-      model = detail::kLocalNeoHookean;
-      break;
+      return detail::kLocalNeoHookean;
     default:
-      throw Error(kWho + "model '" + material_model_name(d.model) +
+      throw Error(kWho + field + " '" + material_model_name(model) +
                   "' has no local step; use arap, corotational or stable_neo_hookean");
   }
-  return detail::LocalConstants{model, detail::kLocalProject, lame};
+}
+
+/// The local step's materials: d's own (model, elastic) and each of d.materials, whose density
+/// (when masses are lumped) and thickness (with triangles) are checked too. Names time_step, or
+/// youngs_modulus / poisson_ratio (of materials[k]) when invalid.
+detail::MaterialTable checked_materials(const LocalGlobalDescription& d) {
+  require(std::isfinite(d.time_step) && d.time_step > 0.0,
+          kWho + "time_step must be finite and > 0 (s), got " + number_text(d.time_step));
+  detail::MaterialTable out;
+  out.single = {local_model(d.model, "model"), lame_parameters(d.elastic)};
+  require(d.materials.empty() || !d.tet_material.empty() || !d.triangle_material.empty(),
+          kWho + "materials has " + std::to_string(d.materials.size()) +
+              " entries but no element refers to them; give tet_material or triangle_material");
+  for (std::size_t k = 0; k < d.materials.size(); ++k) {
+    const LocalGlobalMaterial& m = d.materials[k];
+    const std::string name = "materials[" + std::to_string(k) + "]";
+    LameParameters lame{};
+    try {
+      lame = lame_parameters(m.elastic);
+    } catch (const Error& error) {
+      throw Error(kWho + name + ".elastic: " + error.what());
+    }
+    out.table.push_back({local_model(m.model, name + ".model"), lame});
+    require(!d.masses.empty() || (std::isfinite(m.density) && m.density > 0.0),
+            kWho + name + ".density must be finite and > 0, got " + number_text(m.density));
+    require(d.triangles.empty() || (std::isfinite(m.thickness) && m.thickness > 0.0),
+            kWho + name + ".thickness must be finite and > 0 (m) when there are triangles, got " +
+                number_text(m.thickness));
+  }
+  return out;
 }
 
 /// The rest shape of every tetrahedron, after checking rest_positions, tets and the triangles.
@@ -65,6 +86,8 @@ std::vector<TetRest> checked_rest_shapes(const LocalGlobalDescription& d, detail
           kWho + "tets must hold 4 vertex indices per tetrahedron (non-empty unless there are triangles), got " +
               std::to_string(d.tets.size()));
   tris.check(d, n, kWho);
+  detail::check_material_indices(d.tet_material, d.tets.size() / 4, d.materials.size(), "tetrahedron",
+                                 kWho + "tet_material");
   for (std::size_t k = 0; k < d.tets.size(); ++k)
     require(d.tets[k] >= 0 && d.tets[k] < n, kWho + "tets[" + std::to_string(k) + "] (tetrahedron " +
                                                  std::to_string(k / 4) + ") = " + std::to_string(d.tets[k]) +
@@ -85,7 +108,7 @@ std::vector<TetRest> checked_rest_shapes(const LocalGlobalDescription& d, detail
   return rests;
 }
 
-/// d.masses checked, or the masses lumped from d.density over the tets and triangles.
+/// d.masses checked, or the masses lumped from each element's density over the tets and triangles.
 std::vector<double> vertex_masses(const LocalGlobalDescription& d, Index n, const std::vector<TetRest>& rests,
                                   const detail::TriangleElements& tris) {
   if (!d.masses.empty()) {
@@ -102,8 +125,8 @@ std::vector<double> vertex_masses(const LocalGlobalDescription& d, Index n, cons
   std::vector<double> masses(n, 0.0);
   std::vector<double> volumes(rests.size());
   for (std::size_t e = 0; e < rests.size(); ++e) volumes[e] = rests[e].volume;
-  model::add_lumped_masses<4>(d.density, volumes, d.tets.data(), masses);
-  tris.add_masses(d.density, masses);
+  detail::add_element_masses<4>(d, d.tet_material, std::move(volumes), d.tets.data(), masses);
+  tris.add_masses(d, masses);
   for (Index i = 0; i < n; ++i)
     require(masses[i] > 0.0, kWho + "vertex " + std::to_string(i) +
                                  " belongs to no tetrahedron or triangle and so has no mass; give masses explicitly");
@@ -153,7 +176,7 @@ struct TetOperators {
 };
 
 TetOperators assemble_tets(const LocalGlobalDescription& d, const std::vector<TetRest>& rests,
-                           const detail::LocalConstants& constants, const std::vector<double>& masses,
+                           const detail::MaterialTable& materials, const std::vector<double>& masses,
                            const LocalGlobalOptions& options) {
   const double h2 = d.time_step * d.time_step;
   const std::size_t n_tets = rests.size();
@@ -173,8 +196,9 @@ TetOperators assemble_tets(const LocalGlobalDescription& d, const std::vector<Te
     double cg[4][3];
     tet_shape_gradients(rests[e], cg);
     out.volumes[e] = rests[e].volume;
+    const detail::LocalMaterial& material = materials.of(d.tet_material, e);
     double W = 0.0;
-    if (constants.model == detail::kLocalNeoHookean) {
+    if (material.model == detail::kLocalNeoHookean) {
       // ADMM penalty (kernels.hpp): near the geometric mean of the element's elastic
       // stiffness and its inertia in F units, where ADMM's rate is best (measured on a bar over
       // E = 1e5..1e7 Pa, nu = 0.3..0.45: the best fixed multiple of (2 mu + lambda) V moved from 0.05
@@ -184,9 +208,9 @@ TetOperators assemble_tets(const LocalGlobalDescription& d, const std::vector<Te
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1] + cg[a][2] * cg[a][2];
         mass += 0.25 * masses[d.tets[4 * e + a]];
       }
-      W = detail::neo_hookean_admm_weight(constants, rests[e].volume, mass, h2, grad2, options.neo_hookean_weight);
+      W = detail::neo_hookean_admm_weight(material, rests[e].volume, mass, h2, grad2, options.neo_hookean_weight);
     } else {
-      W = detail::projective_weight(constants, rests[e].volume);
+      W = detail::projective_weight(material, rests[e].volume);
     }
     out.weights[e] = W;
     std::array<int, 4> order{0, 1, 2, 3};  // CSR rows need increasing columns
@@ -250,9 +274,10 @@ void LocalGlobalIntegrator::Impl::allocate(const LocalGlobalDescription& d, cons
   Impl& m = *this;
   Backend& backend = *m.backend;
   const std::size_t n3 = 3 * static_cast<std::size_t>(m.n);
-  const bool neo_hookean = m.constants.model == detail::kLocalNeoHookean;
   if (m.n_tets > 0) m.G = to_device(backend, G_host);
-  m.tris.upload(backend, neo_hookean);
+  m.tris.upload(backend, m.materials);
+  if (!m.materials.table.empty()) m.material_table = backend.upload(m.materials.table);
+  if (!d.tet_material.empty()) m.tet_material = backend.upload(d.tet_material);
   m.volumes = backend.upload(tet_volumes);
   m.weights = backend.upload(tet_weights);
   m.x = backend.upload(d.rest_positions);
@@ -270,7 +295,7 @@ void LocalGlobalIntegrator::Impl::allocate(const LocalGlobalDescription& d, cons
   m.pin_t3 = backend.allocate<double>(n3);
   m.F_t = backend.allocate<double>(9 * m.n_tets);
   m.p_w = backend.allocate<double>(9 * m.n_tets);
-  if (neo_hookean) m.u = backend.allocate<double>(9 * m.n_tets);
+  if (m.materials.any_neo_hookean(d.tet_material, m.n_tets)) m.u = backend.allocate<double>(9 * m.n_tets);
   m.energy = backend.allocate<double>(m.n_tets);
   m.ones = backend.allocate<double>(m.n_tets);
   backend.fill(m.ones, 1.0);
@@ -283,7 +308,7 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   options.validate();
   m.backend = &backend;
   m.options = options;
-  m.constants = checked_material(d);
+  m.materials = checked_materials(d);
   m.h = d.time_step;
   const std::vector<TetRest> rests = checked_rest_shapes(d, m.tris);
   m.n = static_cast<Index>(d.rest_positions.size() / 3);
@@ -291,8 +316,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   m.masses = vertex_masses(d, m.n, rests, m.tris);
   detail::BodySurfaces bodies = checked_loads_and_contact(d, m.n, options, backend);
 
-  TetOperators tets = assemble_tets(d, rests, m.constants, m.masses, options);
-  m.tris.assemble(m.constants, m.masses, m.h, options.neo_hookean_weight, tets.triplets, tets.elastic_diagonal);
+  TetOperators tets = assemble_tets(d, rests, m.materials, m.masses, options);
+  m.tris.assemble(m.materials, m.masses, m.h, options.neo_hookean_weight, tets.triplets, tets.elastic_diagonal);
   for (Index i = 0; i < m.n; ++i) tets.triplets.emplace_back(i, i, m.masses[i]);
   ResolvedTargets pins = resolve_targets(d, tets.elastic_diagonal, tets.triplets);
   m.targets = std::move(pins.targets);

@@ -90,7 +90,7 @@ SINEW_HD void svd32_compose(const Svd32& d, double t0, double t1, double out[6])
 /// factor of G_i^T G_i in A, eq. (6)): ARAP 2 mu V, so w/2 ||F - R||^2 = V mu sum (sigma - 1)^2;
 /// co-rotational 2 mu V + 2 lambda V, the second for the area constraint of
 /// triangle_local_step() (||F - p_area||^2 = (sigma0 + sigma1 - 2)^2 / 2).
-SINEW_HD double triangle_projective_weight(const LocalConstants& c, double volume) {
+SINEW_HD double triangle_projective_weight(const LocalMaterial& c, double volume) {
   if (c.model == kLocalArap) return 2.0 * c.lame.mu * volume;
   return (2.0 * c.lame.mu + 2.0 * c.lame.lambda) * volume;
 }
@@ -180,9 +180,9 @@ SINEW_HD void solve_membrane_neo_hookean_local(const MembraneNeoHookeanLocalProb
   }
 }
 
-/// Local step of one triangle. Layouts are those of the triangle G SpMV (rows (e, j), j = 0, 1;
-/// columns i): F_t holds F by columns (F_t[3 j + i] = F_ij, triangle.hpp's y) and p_w receives
-/// the weighted projection the same way, so that b = M q~ + h^2 G^T p_w (eq. (6)).
+/// Local step of one triangle of material @p c in LocalMode @p mode. Layouts are those of the triangle G SpMV (rows (e,
+/// j), j = 0, 1; columns i): F_t holds F by columns (F_t[3 j + i] = F_ij, triangle.hpp's y) and p_w receives the
+/// weighted projection the same way, so that b = M q~ + h^2 G^T p_w (eq. (6)).
 /// @param volume  V = A t of the triangle.
 /// @param weight  ADMM weight w of a Neo-Hookean triangle; unused by the other models.
 /// @param F_t     (6) F = G_i q of the current iterate.
@@ -191,16 +191,16 @@ SINEW_HD void solve_membrane_neo_hookean_local(const MembraneNeoHookeanLocalProb
 ///                columns); co-rotational 2 mu V R + 2 lambda V p_area with p_area = U diag(sigma -
 ///                (sigma0 + sigma1 - 2)/2) V^T; Neo-Hookean w (z - u).
 /// @param energy  output when the mode asks: V Psi(F) of the triangle's model.
-SINEW_HD void triangle_local_step(const LocalConstants& c, double volume, double weight, const double* F_t, double* u,
-                                  double* p_w, double* energy) {
+SINEW_HD void triangle_local_step(const LocalMaterial& c, int mode, double volume, double weight, const double* F_t,
+                                  double* u, double* p_w, double* energy) {
   if (c.model == kLocalNeoHookean) {
     const StableNeoHookean::Internal q = StableNeoHookean::internal_parameters(c.lame);
-    if (c.mode != kLocalProject) {
+    if (mode != kLocalProject) {
       const Svd32 d = svd32(F_t);
       const MembraneNeoHookeanLocalProblem energy_only{q, volume, 0.0, {0.0, 0.0}};
       *energy = energy_only.objective(d.sigma);  // w = 0: V phi(sigma)
     }
-    if (c.mode == kLocalEnergyOnly) return;
+    if (mode == kLocalEnergyOnly) return;
     double F_hat[6];
     for (int k = 0; k < 6; ++k) F_hat[k] = F_t[k] + u[k];
     const Svd32 d = svd32(F_hat);
@@ -219,12 +219,12 @@ SINEW_HD void triangle_local_step(const LocalConstants& c, double volume, double
   const Svd32 d = svd32(F_t);
   const double d0 = d.sigma[0] - 1.0, d1 = d.sigma[1] - 1.0;
   const bool corot = c.model == kLocalCorotational;
-  if (c.mode != kLocalProject) {
+  if (mode != kLocalProject) {
     double e = c.lame.mu * (d0 * d0 + d1 * d1);
     if (corot) e += 0.5 * c.lame.lambda * (d0 + d1) * (d0 + d1);
     *energy = volume * e;
   }
-  if (c.mode == kLocalEnergyOnly) return;
+  if (mode == kLocalEnergyOnly) return;
   double R[6];
   svd32_compose(d, 1.0, 1.0, R);
   const double wr = 2.0 * c.lame.mu * volume;
@@ -245,16 +245,18 @@ SINEW_HD void triangle_local_step(const LocalConstants& c, double volume, double
 struct TriangleLocalStepKernel {
   /// Smaller CUDA blocks, as the tetrahedral local step.
   static constexpr unsigned kCudaThreadsPerBlock = 128;
-  LocalConstants c;       ///< model, Lame parameters, mode
-  const double* volumes;  ///< (n) rest area times thickness
-  const double* weights;  ///< (n) ADMM / projective weights
-  const double* F;        ///< (6 n) deformation gradients by columns
-  double* u;              ///< (6 n) scaled duals, or null without ADMM
-  double* p_w;            ///< (6 n) weighted projections
-  double* energy;         ///< (n) element energies
+  LocalMaterials materials;  ///< each triangle's model and Lame parameters
+  int mode;                  ///< LocalMode
+  const double* volumes;     ///< (n) rest area times thickness
+  const double* weights;     ///< (n) ADMM / projective weights
+  const double* F;           ///< (6 n) deformation gradients by columns
+  double* u;                 ///< (6 n) scaled duals, or null without ADMM
+  double* p_w;               ///< (6 n) weighted projections
+  double* energy;            ///< (n) element energies
   /// Triangle e.
   SINEW_HD void operator()(std::size_t e) const {
-    triangle_local_step(c, volumes[e], weights[e], F + 6 * e, u ? u + 6 * e : nullptr, p_w + 6 * e, energy + e);
+    triangle_local_step(materials(e), mode, volumes[e], weights[e], F + 6 * e, u ? u + 6 * e : nullptr, p_w + 6 * e,
+                        energy + e);
   }
 };
 

@@ -10,18 +10,31 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
-#include "sinew/model/lumped_mass.hpp"
 #include "triangle_kernels.hpp"
 
 namespace sinew::integrators::detail {
+
+void check_material_indices(const std::vector<Index>& index, std::size_t count, std::size_t materials,
+                            const std::string& element, const std::string& field) {
+  if (index.empty()) return;
+  require(index.size() == count, field + " must have one entry per " + element + " (" + std::to_string(count) +
+                                     ") or none, got " + std::to_string(index.size()));
+  for (std::size_t e = 0; e < count; ++e)
+    require(index[e] >= 0 && static_cast<std::size_t>(index[e]) < materials,
+            field + "[" + std::to_string(e) + "] (" + element + " " + std::to_string(e) +
+                ") = " + std::to_string(index[e]) + ", expected 0 <= material < " + std::to_string(materials) +
+                " (the number of materials)");
+}
 
 void TriangleElements::check(const LocalGlobalDescription& d, Index n, const std::string& who) {
   require(d.triangles.size() % 3 == 0,
           who + "triangles must hold 3 vertex indices per triangle, got " + std::to_string(d.triangles.size()));
   if (d.triangles.empty()) return;
-  require(std::isfinite(d.thickness) && d.thickness > 0.0,
-          who + "thickness must be finite and > 0 (m) when there are triangles, got " + number_text(d.thickness));
   const std::size_t count = d.triangles.size() / 3;
+  check_material_indices(d.triangle_material, count, d.materials.size(), "triangle", who + "triangle_material");
+  if (d.triangle_material.empty())
+    require(std::isfinite(d.thickness) && d.thickness > 0.0,
+            who + "thickness must be finite and > 0 (m) when there are triangles, got " + number_text(d.thickness));
   for (std::size_t k = 0; k < d.triangles.size(); ++k)
     require(d.triangles[k] >= 0 && d.triangles[k] < n,
             who + "triangles[" + std::to_string(k) + "] (triangle " + std::to_string(k / 3) +
@@ -42,16 +55,17 @@ void TriangleElements::check(const LocalGlobalDescription& d, Index n, const std
   }
   rests_ = std::move(rests);
   nodes_ = d.triangles;
-  thickness_ = d.thickness;
+  material_ = d.triangle_material;
   volumes_.resize(count);
-  for (std::size_t e = 0; e < count; ++e) volumes_[e] = rests_[e].area * thickness_;
+  for (std::size_t e = 0; e < count; ++e)
+    volumes_[e] = rests_[e].area * (material_.empty() ? d.thickness : d.materials[material_[e]].thickness);
 }
 
-void TriangleElements::add_masses(double density, std::vector<double>& masses) const {
-  model::add_lumped_masses<3>(density, volumes_, nodes_.data(), masses);
+void TriangleElements::add_masses(const LocalGlobalDescription& d, std::vector<double>& masses) const {
+  add_element_masses<3>(d, material_, volumes_, nodes_.data(), masses);
 }
 
-void TriangleElements::assemble(const LocalConstants& constants, const std::vector<double>& masses, double h,
+void TriangleElements::assemble(const MaterialTable& materials, const std::vector<double>& masses, double h,
                                 double neo_hookean_weight, std::vector<Eigen::Triplet<double, Index>>& triplets,
                                 std::vector<double>& elastic_diagonal) {
   const std::size_t count = rests_.size();
@@ -66,17 +80,18 @@ void TriangleElements::assemble(const LocalConstants& constants, const std::vect
   for (std::size_t e = 0; e < count; ++e) {
     double cg[3][2];
     tri_shape_gradients(rests_[e], cg);
+    const LocalMaterial& material = materials.of(material_, e);
     double W = 0.0;
-    if (constants.model == kLocalNeoHookean) {
+    if (material.model == kLocalNeoHookean) {
       // The tets' rule (neo_hookean_admm_weight()) with the triangle's 2-D gradients.
       double grad2 = 0.0, mass = 0.0;
       for (int a = 0; a < 3; ++a) {
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1];
         mass += masses[nodes_[3 * e + a]] / 3.0;
       }
-      W = neo_hookean_admm_weight(constants, volumes_[e], mass, h2, grad2, neo_hookean_weight);
+      W = neo_hookean_admm_weight(material, volumes_[e], mass, h2, grad2, neo_hookean_weight);
     } else {
-      W = triangle_projective_weight(constants, volumes_[e]);
+      W = triangle_projective_weight(material, volumes_[e]);
     }
     weights_[e] = W;
     std::array<int, 3> order{0, 1, 2};  // CSR rows need increasing columns
@@ -99,15 +114,16 @@ void TriangleElements::assemble(const LocalConstants& constants, const std::vect
   G_host_.row_ptr[2 * count] = static_cast<Index>(6 * count);
 }
 
-void TriangleElements::upload(Backend& backend, bool neo_hookean) {
+void TriangleElements::upload(Backend& backend, const MaterialTable& materials) {
   const std::size_t count = rests_.size();
   if (count == 0) return;
   G_ = to_device(backend, G_host_);
   volumes_dev_ = backend.upload(volumes_);
   weights_dev_ = backend.upload(weights_);
+  if (!material_.empty()) material_dev_ = backend.upload(material_);
   F_ = backend.allocate<double>(6 * count);
   p_w_ = backend.allocate<double>(6 * count);
-  if (neo_hookean) u_ = backend.allocate<double>(6 * count);
+  if (materials.any_neo_hookean(material_, count)) u_ = backend.allocate<double>(6 * count);
   energy_ = backend.allocate<double>(count);
   backend.fill(energy_, 0.0);
   ones_ = backend.allocate<double>(count);
@@ -118,13 +134,15 @@ void TriangleElements::reset_duals(Backend& backend) {
   if (!u_.empty()) backend.fill(u_, 0.0);
 }
 
-void TriangleElements::local_pass(Backend& backend, const LocalConstants& k, const DeviceArray<double>& x) {
+void TriangleElements::local_pass(Backend& backend, const LocalMaterial& single, const LocalMaterial* table, int mode,
+                                  const DeviceArray<double>& x) {
   const std::size_t count = rests_.size();
   if (count == 0) return;
   backend.spmv3(1.0, G_, Op::kNoTranspose, x, 0.0, F_);  // F by columns: row (e, j) holds F's column j
-  const TriangleLocalStepKernel kernel{
-      k,           volumes_dev_.data(), weights_dev_.data(), F_.data(), u_.empty() ? nullptr : u_.data(),
-      p_w_.data(), energy_.data()};
+  const LocalMaterials materials{single, table, material_dev_.empty() ? nullptr : material_dev_.data()};
+  const TriangleLocalStepKernel kernel{materials,           mode,          volumes_dev_.data(),
+                                       weights_dev_.data(), F_.data(),     u_.empty() ? nullptr : u_.data(),
+                                       p_w_.data(),         energy_.data()};
   for_each_index(backend, count, kernel, "LocalGlobalIntegrator's triangle local step");
 }
 

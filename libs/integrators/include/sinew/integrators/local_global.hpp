@@ -42,6 +42,16 @@ struct PositionalTarget {
   double weight = 0.0;
 };
 
+/// One material of LocalGlobalDescription::materials: what a group of elements (a body, or an
+/// element region of a mesh) is made of.
+struct LocalGlobalMaterial {
+  /// kArap, kCorotational or kStableNeoHookean; the other models have no local step here.
+  MaterialModel model = MaterialModel::kArap;
+  ElasticParameters elastic;  ///< Young's modulus and Poisson ratio (checked by lame_parameters())
+  double density = 1000.0;    ///< kg/m^3 when LocalGlobalDescription::masses is empty
+  double thickness = 1e-3;    ///< membrane thickness (m) of the triangles of this material
+};
+
 /// Immutable description of a tetrahedral solid and / or triangle membrane for LocalGlobalIntegrator.
 struct LocalGlobalDescription {
   std::vector<double> rest_positions;  ///< (3 n_vertices) interleaved rest positions x0 y0 z0 x1 ... (m)
@@ -60,7 +70,16 @@ struct LocalGlobalDescription {
   double density = 1000.0;  ///< kg/m^3 when masses is empty (water; the paper's rho in Sec. 7.5)
   /// kArap, kCorotational or kStableNeoHookean; the other models have no local step here.
   MaterialModel model = MaterialModel::kArap;
-  ElasticParameters elastic;              ///< Young's modulus and Poisson ratio (checked by lame_parameters())
+  ElasticParameters elastic;  ///< Young's modulus and Poisson ratio (checked by lame_parameters())
+  /// Several materials (bodies or element regions of their own model, parameters, density and
+  /// thickness), indexed by tet_material and triangle_material; may be empty when both are.
+  std::vector<LocalGlobalMaterial> materials;
+  /// (n_tets) index into materials of each tetrahedron; empty = every tetrahedron is of the
+  /// single material above (model, elastic, density).
+  std::vector<Index> tet_material;
+  /// (n_triangles) index into materials of each triangle; empty = every triangle is of the
+  /// single material above (model, elastic, density, thickness).
+  std::vector<Index> triangle_material;
   Vec3 gravity{{0.0, 0.0, -9.81}};        ///< gravitational acceleration (m/s^2): f_ext = M g
   double time_step = 0.01;                ///< h (s); the paper's h = 0.01 s (Table 3)
   std::vector<PositionalTarget> targets;  ///< pinned / driven vertices
@@ -242,6 +261,12 @@ struct LocalGlobalReport {
 /// MembraneArap, MembraneCorotational and MembraneStableNeoHookean times the thickness, so the
 /// fixed point is their implicit Euler step.
 ///
+/// Materials: every element is of the description's own model and parameters, or of its entry of
+/// description.materials (tet_material, triangle_material: bodies or element regions of their own
+/// model, parameters, density and thickness). Each element's W_i, ADMM weight, lumped mass and
+/// energy are those of its material, and the local step reads its material from a table on the
+/// backend; with one material there is no table and every element takes the same constants.
+///
 /// Contact (description.obstacles, and between bodies with description.body_contact;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
@@ -258,7 +283,9 @@ class LocalGlobalIntegrator {
   /// @p backend (which must outlive the integrator; libraries take a Backend&, never a name, so
   /// that none depends on the backend registry). The state starts at rest positions, zero velocity.
   /// @throws sinew::Error naming the parameter: time_step not finite and > 0, youngs_modulus or
-  ///         poisson_ratio out of range, a model without a local step, a tet or triangle index out
+  ///         poisson_ratio out of range (of the description or of materials[k]), a model without
+  ///         a local step, a tet_material or triangle_material of the wrong size or naming a
+  ///         material out of range (naming the element), a tet or triangle index out
   ///         of range or a degenerate / inverted rest tetrahedron or degenerate rest triangle
   ///         (naming the element), thickness not > 0 with triangles, masses or density not
   ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bad options,

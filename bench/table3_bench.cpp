@@ -163,6 +163,7 @@ scene::SolidScene make_scene(const std::string& kind, int size) {
   if (kind == "squeezing_ball") return scene::squeezing_ball_scene(size);
   if (kind == "pulled_wooper") return scene::pulled_through_gap_scene(size, 1e7);
   if (kind == "pulled_gingerbread") return scene::pulled_through_gap_scene(size, 1e6);
+  if (kind == "two_finger_grab") return scene::two_finger_grab_scene(size);
   return scene::cable_finger_scene(size);
 }
 
@@ -328,6 +329,7 @@ int main(int argc, char** argv) {
       {"pulled_wooper", sizes(argc, argv, "wooper", "12")},
       {"pulled_gingerbread", sizes(argc, argv, "gingerbread", "16")},
       {"cable_finger", sizes(argc, argv, "finger", "21")},
+      {"two_finger_grab", sizes(argc, argv, "grab", "21")},
   };
   const std::vector<int> cloth = sizes(argc, argv, "cloth", "101");
   for (const char* model : {"arap", "corotational", "stable_neo_hookean"})

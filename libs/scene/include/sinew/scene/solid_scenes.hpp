@@ -93,4 +93,16 @@ SolidScene pulled_through_gap_scene(int n = 12, double youngs = 1e7);
 /// n = 21 gives 10648 ball vertices (the raptor's 10.3k). @throws sinew::Error when n < 1.
 SolidScene cable_finger_scene(int n = 21);
 
+/// Two-finger grab (Sec. 7.8, Fig. 2, with a body of a second material): two fingers of
+/// cable_finger_scene() on either side of a ball of radius 8 cm (ball_tet_mesh(n)) resting on a
+/// table (the plane z = 0, friction 0.5), 1 cm from it. The fingers are the finger's material
+/// (stable Neo-Hookean, rho = 1000, E = 1e5 Pa, nu = 0.3); the ball is the raptor's (Table 3:
+/// rho = 10, E = 2e4 Pa, nu = 0.1; LocalGlobalDescription::materials). Both cables are pulled
+/// by 2 cm over the first 50 frames, closing the fingers on the ball; from frame 60 the clamps
+/// rise by 5 cm over 50 frames, and the ball, held only by the fingers' friction (0.5, contact
+/// between bodies), is lifted off the table. 20 L-G iterations (solid_scenes.cpp says why).
+/// first_body_vertices counts both fingers.
+/// @throws sinew::Error when n < 1.
+SolidScene two_finger_grab_scene(int n = 21);
+
 }  // namespace sinew::scene

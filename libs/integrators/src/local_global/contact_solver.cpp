@@ -265,7 +265,7 @@ void LocalGlobalContactSolver::detect_contacts() {
       const Obstacle& o = obstacles_[k];
       SignedDistance at_start = obstacle_distance(x, o);
       double predicted = obstacle_distance(y, o).distance;
-      if (o.mesh && !o.grid && o.mesh->sides() == MeshSides::kTwoSided) {
+      if (is_sheet(o)) {
         // A sheet: its distance is signed by the faces' side. The vertex stays on the side of its
         // contact with the sheet in the last step, else on the side it is on: a vertex a little
         // behind the sheet after an inexact solve is pushed back, not through.

@@ -247,6 +247,7 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.contact_margin = root.real("contact_margin", d.contact_margin);
   d.contact_thickness = root.real("contact_thickness", d.contact_thickness, 0.0);
   d.body_contact = root.boolean("body_contact", d.body_contact);
+  d.obstacle_features = root.boolean("obstacle_features", d.obstacle_features);
   d.body_friction =
       root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
   read_material(root, d);

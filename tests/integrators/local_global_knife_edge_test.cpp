@@ -3,13 +3,16 @@
 // two rows of a soft block's vertices, pressed 2 mm into the block's top and held there. With the
 // obstacle's sharp vertices and edges touching the block's surface triangles and edges, the
 // surface stays under the blade's edge (to 1e-6 m, no contact thickness); with only the block's
-// vertices touching the obstacle, the blade passes between them into the block.
+// vertices touching the obstacle, the blade passes between them into the block. A checkpoint
+// keeps the feature contacts' warm start: the resumed run is the same bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "flat_tet_mesh.hpp"
@@ -28,6 +31,7 @@ constexpr double kX0 = 0.03, kX1 = 0.07;  // the blade's ends, inside the top fa
 struct Pressed {
   double penetration;  // the most the blade's edge lies below the block's top surface (m)
   std::size_t feature_contacts;
+  bool resumed_bitwise;  // a run restored from a checkpoint at step 30 ends with the same bits
 };
 
 // The height of the block's deformed top surface at (x, y): the top triangles (rest z = kTop),
@@ -68,10 +72,21 @@ Pressed press(bool features) {
   knife.motion.linear = Vec3{{0, 0, -0.02}};
   d.obstacles.push_back(knife);
   auto backend = make_backend("serial");
-  LocalGlobalIntegrator lg(*backend, d);
-  Pressed out{0.0, 0};
+  LocalGlobalIntegrator lg(*backend, d), resumed(*backend, d);
+  Pressed out{0.0, 0, false};
   for (int s = 0; s < 80; ++s) {
-    if (s == 40) lg.set_obstacle(1, lg.obstacles()[1].pose, Motion{});  // 4 mm down: stop
+    if (s == 30) {
+      std::stringstream saved;
+      lg.save(saved);
+      resumed.restore(saved);
+    }
+    if (s == 40) {  // 4 mm down: stop
+      lg.set_obstacle(1, lg.obstacles()[1].pose, Motion{});
+      resumed.set_obstacle(1, resumed.obstacles()[1].pose, Motion{});
+    }
+    if (s >= 30) {
+      EXPECT_TRUE(resumed.step().ok());
+    }
     const LocalGlobalReport r = lg.step();
     EXPECT_TRUE(r.ok()) << r.message;
     if (!r.ok()) break;
@@ -79,7 +94,8 @@ Pressed press(bool features) {
         std::count(r.contact_triangle.begin(), r.contact_triangle.begin() + static_cast<long>(r.contacts), -3));
   }
   const double blade_z = lg.obstacles()[1].pose.translation[2] + edge;
-  const std::vector<double> q = lg.positions();
+  const std::vector<double> q = lg.positions(), q_resumed = resumed.positions();
+  out.resumed_bitwise = std::memcmp(q.data(), q_resumed.data(), q.size() * sizeof(double)) == 0;
   const TetSurfaces surfaces = tet_surfaces(m.tets, static_cast<Index>(m.x.size() / 3));
   for (int k = 0; k <= 40; ++k) {
     const double x = kX0 + (kX1 - kX0) * k / 40.0;
@@ -96,6 +112,7 @@ TEST(LocalGlobalKnifeEdge, ABladeIsHeldByTheSurfaceAndPassesBetweenVerticesWitho
   EXPECT_LT(held.penetration, 1e-6);
   EXPECT_EQ(through.feature_contacts, 0u);
   EXPECT_GT(through.penetration, 1e-3);  // most of the 2 mm
+  EXPECT_TRUE(held.resumed_bitwise);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles, and
-// vertex-triangle and edge-edge contact between bodies), H, d, the Delassus
+// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles,
+// vertex-triangle and edge-edge contact between bodies, and mesh obstacles' sharp features on the
+// bodies' surfaces: obstacle_features.hpp), H, d, the Delassus
 // operator W = H S'^T S' H^T (delassus.hpp), and per L-G iteration the indicator-Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.

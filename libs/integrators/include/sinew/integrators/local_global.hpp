@@ -254,7 +254,8 @@ struct LocalGlobalReport {
 /// MembraneArap, MembraneCorotational and MembraneStableNeoHookean times the thickness, so the
 /// fixed point is their implicit Euler step.
 ///
-/// Contact (description.obstacles, and between bodies with description.body_contact;
+/// Contact (description.obstacles, between bodies with description.body_contact, and mesh obstacles'
+/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
 /// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q =

@@ -5,9 +5,10 @@
 namespace sinew {
 
 void SheetSides::begin_pass() {
-  // Stable: a key recorded twice (a point in two sets) keeps its first contact.
-  std::stable_sort(current_.begin(), current_.end(),
-                   [](const std::pair<Key, Vec3>& a, const std::pair<Key, Vec3>& b) { return a.first < b.first; });
+  // std::sort, not stable_sort, which may allocate a buffer; keys are unique within a pass (and
+  // the sort is deterministic anyway).
+  std::sort(current_.begin(), current_.end(),
+            [](const std::pair<Key, Vec3>& a, const std::pair<Key, Vec3>& b) { return a.first < b.first; });
   last_.swap(current_);
   current_.clear();
 }

@@ -43,8 +43,8 @@
 ///
 /// A two-sided sheet obstacle (is_sheet(): an open mesh, a blade) is touched from either side: each
 /// point keeps the side of its contact with it in the last add_rows() (SheetSides), else the side
-/// it is on. Mesh and grid obstacles do not touch the surfaces' faces and edges (only their
-/// vertices added as contact points).
+/// it is on. A contact surface touches mesh and grid obstacles only by its vertices added as
+/// contact points, not by its faces and edges.
 ///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;

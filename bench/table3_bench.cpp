@@ -36,6 +36,10 @@
 // --reuse: W kept from the last frame while the contact set is unchanged (on, the default), recomputed
 // every frame (off), or both rows side by side (the "W new" rows recompute; W_kept counts the frames
 // that kept it).
+// --corner_obstacles=analytic,mesh,grid: the sharp corner's box obstacle as the analytic box, as its
+// 12-triangle mesh (exact signed distance, MeshSignedDistance) and as a signed-distance grid of that
+// mesh (SdfGrid, 1/32 of the box per cell), side by side; after the table, their collision time
+// per frame (Frame excludes it) beside Frame.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -55,6 +59,7 @@
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/linalg/sparse_inverse.hpp"
 #include "sinew/scene/cloth_scenes.hpp"
+#include "sinew/scene/procedural_mesh.hpp"
 #include "sinew/scene/solid_scenes.hpp"
 #include "stream_triad.hpp"
 
@@ -131,6 +136,7 @@ struct Result {
   double schur = 0, local = 0, global = 0, assem = 0, solve = 0, corr = 0, cst_global = 0;  // schur: per frame
   double frame = 0;                                                                         // per frame
   double rhs = 0;                                                                           // per frame
+  double collision = 0;                                                                     // per frame
   double global_gbs = 0, setup_s = 0;
   double moved_mb = 0;  // bytes one global step streams (global_bytes_per_apply), MB
   bool ok = true;
@@ -148,8 +154,24 @@ scene::SolidScene as_solid(const scene::ClothScene& cloth) {
   return s;
 }
 
+// The analytic box obstacle @p box as its closed 12-triangle mesh, or as a signed-distance grid of it.
+Obstacle box_as_mesh(const Obstacle& box, bool grid) {
+  const Vec3 half{{box.shape.size[0], box.shape.size[1], box.shape.size[2]}};
+  const scene::TriangleMesh m = scene::boundary_triangles(scene::box_tet_mesh(v3::neg(half), half, 1, 1, 1));
+  Obstacle o = grid ? grid_obstacle(m.vertices, m.triangles, SdfGridOptions{}, box.pose, box.friction)
+                    : mesh_obstacle(m.vertices, m.triangles, box.pose, box.friction);
+  o.motion = box.motion;
+  return o;
+}
+
 scene::SolidScene make_scene(const std::string& kind, int size) {
   const std::string extension = "cloth_extension_";
+  if (kind == "cloth_sharp_corner_mesh" || kind == "cloth_sharp_corner_grid") {
+    scene::SolidScene s = as_solid(scene::cloth_sharp_corner_scene(size));
+    s.description.obstacles[1] = box_as_mesh(s.description.obstacles[1], kind == "cloth_sharp_corner_grid");
+    s.name = kind;
+    return s;
+  }
   if (kind.rfind(extension, 0) == 0) {
     scene::SolidScene s =
         as_solid(scene::cloth_extension_scene(parse_material_model(kind.substr(extension.size())), size));
@@ -213,6 +235,7 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
     r.solve += p.constraint_seconds;
     r.corr += p.correction_seconds;
     r.rhs += p.rhs_seconds;
+    r.collision += p.collision_seconds;
     frame_sum += p.frame_seconds;
     frames += 1.0;
   }
@@ -221,6 +244,7 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   const double per_iteration = 1e3 / (iterations * frames);
   r.schur *= 1e3 / frames;
   r.rhs *= 1e3 / frames;
+  r.collision *= 1e3 / frames;
   for (double* v : {&r.local, &r.global, &r.assem, &r.solve, &r.corr}) *v *= per_iteration;
   r.cst_global = r.assem + r.solve + r.corr;
   r.frame = 1e3 * frame_sum / frames;
@@ -235,7 +259,8 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   state.counters["frame_ms"] = r.frame;
   state.counters["global_GB/s"] = r.global_gbs;
   state.counters["setup_s"] = r.setup_s;
-  state.counters["rhs_ms"] = r.rhs;  // b = M q~ + h^2 G^T p per frame: in Frame, not a Table 3 column
+  state.counters["rhs_ms"] = r.rhs;              // b = M q~ + h^2 G^T p per frame: in Frame, not a Table 3 column
+  state.counters["collision_ms"] = r.collision;  // per frame: not in Frame
   g_results.push_back(r);
 }
 
@@ -290,13 +315,25 @@ void print_table(double triad1, double triad_all, int hw) {
   }
   std::printf("\nGlobal step bandwidth (bytes streamed per apply / Global time) against the STREAM triad:\n");
   std::printf("  triad: %.2f GB/s on 1 thread, %.2f GB/s on %d threads\n", triad1, triad_all, hw);
-  std::printf("  %-24s %-8s %7s %9s %11s %10s %12s\n", "scene (size)", "backend", "threads", "S (MB)", "moved (MB)",
+  std::printf("  %-30s %-8s %7s %9s %11s %10s %12s\n", "scene (size)", "backend", "threads", "S (MB)", "moved (MB)",
               "GB/s", "of triad");
   for (const Result& r : g_results) {
     const double triad = r.threads <= 1 ? triad1 : triad_all;
-    std::printf("  %-24s %-8s %7d %9.2f %11.2f %10.2f %11.0f%%\n",
+    std::printf("  %-30s %-8s %7d %9.2f %11.2f %10.2f %11.0f%%\n",
                 (r.scene + " (" + std::to_string(r.size) + ")").c_str(), r.backend.c_str(), r.threads, r.s_mb,
                 r.moved_mb, r.global_gbs, triad > 0 ? 100.0 * r.global_gbs / triad : 0.0);
+  }
+  bool header = false;
+  for (const Result& r : g_results) {
+    if (r.scene.rfind("cloth_sharp_corner", 0) != 0) continue;
+    if (!header)
+      std::printf(
+          "\nThe sharp corner's box obstacle analytic, as a mesh and as a grid (collision ms per frame):\n  %-34s "
+          "%-8s %7s %10s %8s\n",
+          "scene (size)", "backend", "max.c", "collision", "Frame");
+    header = true;
+    std::printf("  %-34s %-8s %7.0f %10.3f %8.2f\n", (r.scene + " (" + std::to_string(r.size) + ")").c_str(),
+                r.backend.c_str(), r.contacts, r.collision, r.frame);
   }
 }
 
@@ -335,7 +372,19 @@ int main(int argc, char** argv) {
   for (const char* model : {"arap", "corotational", "stable_neo_hookean"})
     scenes.push_back({std::string("cloth_extension_") + model, cloth});
   scenes.push_back({"cloth_on_knives", sizes(argc, argv, "knives", "71")});
-  scenes.push_back({"cloth_sharp_corner", sizes(argc, argv, "corner", "71")});
+  const std::vector<int> corner = sizes(argc, argv, "corner", "71");
+  {
+    std::stringstream ss(bench::take_flag(argc, argv, "corner_obstacles", "analytic,mesh,grid"));
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      if (item != "analytic" && item != "mesh" && item != "grid") {
+        std::fprintf(stderr, "table3_bench: --corner_obstacles expects analytic, mesh or grid, got '%s'\n",
+                     item.c_str());
+        return 2;
+      }
+      scenes.push_back({item == "analytic" ? std::string("cloth_sharp_corner") : "cloth_sharp_corner_" + item, corner});
+    }
+  }
   const int frames = std::atoi(bench::take_flag(argc, argv, "frames", "20").c_str());
   const int contact_frames = std::atoi(bench::take_flag(argc, argv, "cloth_contact_frames", "30").c_str());
   const std::string backends_flag = bench::take_flag(argc, argv, "backends", "serial,tbb,kokkos,cuda");
@@ -380,7 +429,7 @@ int main(int argc, char** argv) {
         // cannot run on its arrays (local_global_contact.hpp); only the contact-free bar and
         // cloth extension run there.
         if (!usable || (name == "cuda" && kind != "twisting_bar" && kind.rfind("cloth_extension_", 0) != 0)) continue;
-        const bool falls = kind == "cloth_on_knives" || kind == "cloth_sharp_corner";
+        const bool falls = kind == "cloth_on_knives" || kind.rfind("cloth_sharp_corner", 0) == 0;
         for (bool reuse : reuses) {
           const std::string id =
               "table3/" + kind + "/" + std::to_string(size) + "/" + name + (reuse ? "" : "/W_recomputed");

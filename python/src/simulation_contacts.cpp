@@ -106,9 +106,9 @@ py::dict local_global_contacts(const scene::LocalGlobalSimulation& lg) {
     c.points_b.insert(c.points_b.end(), &r.contact_points_b[3 * j], &r.contact_points_b[3 * j] + 3);
     c.add_frame(normal, t1, cross(normal, t1), &r.impulses[3 * j]);
     const Index obstacle = r.contact_obstacle[j], triangle = r.contact_triangle[j];
-    const bool edge = triangle == -2;
+    const bool edge = triangle == -2, surface = triangle == -3;  // -3: an obstacle feature on a surface point
     c.mu.push_back(obstacle >= 0 ? obstacles[static_cast<std::size_t>(obstacle)].friction : body_friction);
-    c.kind_a.append(edge ? "edge" : "vertex");
+    c.kind_a.append(edge ? "edge" : surface ? "surface" : "vertex");
     c.index_a.push_back(r.contact_vertex[j]);
     c.kind_b.append(obstacle >= 0 ? "obstacle" : edge ? "edge" : "triangle");
     c.index_b.push_back(obstacle >= 0 ? obstacle : edge ? r.contact_nodes[4 * j + 2] : triangle);

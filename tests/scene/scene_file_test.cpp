@@ -285,12 +285,13 @@ TEST(SceneFile, ReadsTheContactSolveKeys) {
   expect_error(j, "/integrator/contact/reuse_delassus", "true or false");
 }
 
-// body_contact and body_friction reach LocalGlobalDescription; bad values name the key and what
-// was expected.
+// body_contact, body_friction and obstacle_features reach LocalGlobalDescription; bad values name
+// the key and what was expected.
 TEST(SceneFile, ReadsBodyContactKeys) {
   nlohmann::json j = valid_scene();
   j["body_contact"] = false;
   j["body_friction"] = 0.25;
+  j["obstacle_features"] = false;
   SceneFile f;
   detail::LocalGlobalParts parts;
   detail::parse_scene_with(j.dump(), "test.json", f, [&](detail::JsonObject& root, SceneFile& out) {
@@ -298,6 +299,7 @@ TEST(SceneFile, ReadsBodyContactKeys) {
   });
   EXPECT_FALSE(parts.scene.description.body_contact);
   EXPECT_EQ(parts.scene.description.body_friction, 0.25);
+  EXPECT_FALSE(parts.scene.description.obstacle_features);
   SceneFile g;
   detail::parse_scene_with(valid_scene().dump(), "test.json", g, [&](detail::JsonObject& root, SceneFile& out) {
     parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
@@ -305,10 +307,14 @@ TEST(SceneFile, ReadsBodyContactKeys) {
   const integrators::LocalGlobalDescription defaults;
   EXPECT_EQ(parts.scene.description.body_contact, defaults.body_contact);
   EXPECT_EQ(parts.scene.description.body_friction, defaults.body_friction);
+  EXPECT_EQ(parts.scene.description.obstacle_features, defaults.obstacle_features);
 
   j = valid_scene();
   j["body_contact"] = 1;
   expect_error(j, "/body_contact", "true or false");
+  j = valid_scene();
+  j["obstacle_features"] = "yes";
+  expect_error(j, "/obstacle_features", "true or false");
   j = valid_scene();
   j["body_friction"] = -0.5;
   expect_error(j, "/body_friction", "a number >= 0");

@@ -53,6 +53,19 @@ void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std
   std::vector<std::array<Vec3, 3>> edge(tris.size());
   for (std::size_t t = 0; t < tris.size(); ++t)
     for (int k = 0; k < 3; ++k) edge[t][k] = edges.at(key(tris[t][k], tris[t][(k + 1) % 3])).second;
+  // The edges in key order, each with the angle of its faces: |n1 + n2|^2 = 2 + 2 cos.
+  std::vector<std::array<Index, 2>> edge_list;
+  std::vector<double> edge_cos;
+  std::map<EdgeKey, Index> edge_index;
+  for (const auto& entry : edges) {
+    edge_index.emplace(entry.first, static_cast<Index>(edge_list.size()));
+    edge_list.push_back({entry.first.first, entry.first.second});
+    const double sum2 = dot(entry.second.second, entry.second.second);
+    edge_cos.push_back(entry.second.first == 2 ? std::clamp(0.5 * sum2 - 1.0, -1.0, 1.0) : -1.0);
+  }
+  std::vector<std::array<Index, 3>> triangle_edges(tris.size());
+  for (std::size_t t = 0; t < tris.size(); ++t)
+    for (int k = 0; k < 3; ++k) triangle_edges[t][k] = edge_index.at(key(tris[t][k], tris[t][(k + 1) % 3]));
   Bvh bvh;
   bvh.build(boxes);
   Aabb all = empty_aabb();
@@ -63,10 +76,18 @@ void MeshSignedDistance::build(const std::vector<Vec3>& x, const std::vector<std
   face_normal_ = std::move(face);
   edge_normal_ = std::move(edge);
   vertex_normal_ = std::move(vertex);
+  edges_ = std::move(edge_list);
+  edge_cos_ = std::move(edge_cos);
+  triangle_edges_ = std::move(triangle_edges);
   bvh_ = std::move(bvh);
   bounds_ = all;
   extent_ = std::max({all.hi[0] - all.lo[0], all.hi[1] - all.lo[1], all.hi[2] - all.lo[2]});
   sides_ = sides;
+}
+
+void MeshSignedDistance::triangles_near(const Aabb& box, std::vector<Index>& out) const {
+  require(built(), "MeshSignedDistance::triangles_near: call build() first");
+  bvh_.query(box, 0.0, out);
 }
 
 SignedDistance MeshSignedDistance::query(const Vec3& p) const {

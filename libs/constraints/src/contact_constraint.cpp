@@ -11,6 +11,7 @@
 #include "sinew/collision/contact_frame.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/point_shape.hpp"
+#include "sinew/collision/shape_obstacle_contacts.hpp"
 #include "sinew/collision/shape_pairs.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/core/error.hpp"
@@ -174,6 +175,12 @@ struct ContactConstraint::SurfaceWork {
   std::vector<ShapeSurfaceContact> found_shape;
 };
 
+struct ContactConstraint::ObstacleWork {
+  SheetSides sides;
+  ShapeObstacleWorkspace buffers;
+  std::vector<ShapePairContact> found;
+};
+
 ContactConstraint::~ContactConstraint() = default;
 
 void ContactOptions::validate() const {
@@ -186,18 +193,47 @@ void ContactOptions::validate() const {
 }
 
 ContactConstraint::ContactConstraint(const ContactOptions& params, std::string name)
-    : params_(params), name_(std::move(name)), row_label_(name_), surface_work_(std::make_unique<SurfaceWork>()) {
+    : params_(params),
+      name_(std::move(name)),
+      row_label_(name_),
+      surface_work_(std::make_unique<SurfaceWork>()),
+      obstacle_work_(std::make_unique<ObstacleWork>()) {
   params_.validate();
 }
 
 Index ContactConstraint::add_obstacle(const Shape& shape, const Pose& pose, Index material) {
-  check_shape(ShapeInstance{0, shape, pose, Motion{}}, name_ + ": obstacle " + std::to_string(obstacles_.size()));
-  require(material >= 0, [&] { return name_ + ": obstacle material must be >= 0, got " + std::to_string(material); });
   Obstacle o;  // static, friction per material pair (friction())
   o.shape = shape;
   o.pose = pose;
-  obstacles_.push_back(std::move(o));
+  return add_obstacle(o, material);
+}
+
+Index ContactConstraint::add_obstacle(const Obstacle& obstacle, Index material) {
+  const std::string what = name_ + ": obstacle " + std::to_string(obstacles_.size());
+  const bool by_mesh = obstacle.mesh || obstacle.grid;
+  // A mesh or grid obstacle's shape is not used: its pose is checked with a valid placeholder.
+  check_shape(
+      ShapeInstance{0, by_mesh ? Shape{ShapeType::kSphere, {1.0, 0.0, 0.0}} : obstacle.shape, obstacle.pose, Motion{}},
+      what);
+  require(!obstacle.mesh || obstacle.mesh->built(), [&] { return what + ": its mesh must be built"; });
+  require(!obstacle.grid || obstacle.grid->built(), [&] { return what + ": its grid must be built"; });
+  require(v3::sqnorm(obstacle.motion.linear) == 0.0 && v3::sqnorm(obstacle.motion.angular) == 0.0,
+          [&] { return what + ": obstacles of a ContactConstraint are static, but its motion is not zero"; });
+  require(material >= 0, [&] { return name_ + ": obstacle material must be >= 0, got " + std::to_string(material); });
+  double radius = bounding_radius(obstacle.shape);
+  if (obstacle.mesh) {  // the farthest corner of the mesh's bounds from the pose's origin
+    const Aabb& b = obstacle.mesh->bounds();
+    radius = 0.0;
+    for (int k = 0; k < 3; ++k) radius += std::max(b.lo[k] * b.lo[k], b.hi[k] * b.hi[k]);
+    radius = std::sqrt(radius);
+  } else if (obstacle.grid) {
+    radius = HUGE_VAL;  // no bounds without the mesh: always near
+  }
+  obstacles_.push_back(obstacle);
+  obstacles_.back().motion = Motion{};
+  obstacles_.back().friction = 0.0;
   obstacle_materials_.push_back(material);
+  obstacle_radius_.push_back(radius);
   return static_cast<Index>(obstacles_.size()) - 1;
 }
 
@@ -316,9 +352,12 @@ void ContactConstraint::check(const model::MechanicalSystem& system) const {
   // Every pair the narrow phase will be asked for must have a pair function (checked here, once).
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     for (const Obstacle& o : obstacles_)
-      require(shape_pair_function(colliders_[i].shape.type, o.shape.type) != nullptr, [&] {
-        return name_ + ": no contact function between collider " + std::to_string(i) + " and an obstacle";
-      });
+      require(o.mesh || o.grid ? has_shape_obstacle_contacts(colliders_[i].shape.type)
+                               : shape_pair_function(colliders_[i].shape.type, o.shape.type) != nullptr,
+              [&] {
+                return name_ + ": no contact function between collider " + std::to_string(i) + " and an obstacle" +
+                       (o.mesh || o.grid ? " (a half-space collider and a mesh or grid obstacle)" : "");
+              });
     for (std::size_t k = i + 1; k < colliders_.size(); ++k)
       require(shape_pair_function(colliders_[i].shape.type, colliders_[k].shape.type) != nullptr, [&] {
         return name_ + ": no contact function between colliders " + std::to_string(i) + " and " + std::to_string(k);
@@ -327,11 +366,15 @@ void ContactConstraint::check(const model::MechanicalSystem& system) const {
 }
 
 void ContactConstraint::add_point_contacts(const model::SystemState& s, const model::MappedPoint& a, const Vec3& x,
-                                           Index material, ConstraintRows& out) const {
+                                           Index material, SheetSides::Key key, ConstraintRows& out) const {
+  SheetSides& sides = obstacle_work_->sides;
   for (std::size_t o = 0; o < obstacles_.size(); ++o) {
     const Obstacle& ob = obstacles_[o];
-    const SignedDistance sd = point_shape(x, ob.shape, ob.pose);
+    key[0] = static_cast<Index>(o);
+    SignedDistance sd = obstacle_distance(x, ob);
+    if (is_sheet(ob)) sd = sides.orient(key, sd);
     if (!(sd.distance <= params_.margin)) continue;
+    if (is_sheet(ob)) sides.record(key, sd.normal);
     add_contact(s, params_, friction(material, obstacle_materials_[o]), row_label_, a, {},
                 Witness{x, sd.closest, static_cast<Index>(o)}, sd.normal, sd.distance, out);
   }
@@ -344,8 +387,8 @@ void ContactConstraint::add_point_contacts(const model::SystemState& s, const mo
   }
 }
 
-void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, const model::SystemState& s,
-                                 ConstraintRows& out) const {
+void ContactConstraint::add_collider_obstacle_contacts(const model::SystemState& s, ConstraintRows& out) const {
+  ObstacleWork& w = *obstacle_work_;
   ShapePairContact pair[kMaxPairContacts];
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const BodyCollider& c = colliders_[i];
@@ -354,15 +397,36 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
     const double ra = bounding_radius(c.shape) + params_.margin;
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
       const Obstacle& ob = obstacles_[o];
-      if (!near(pa, ra, ob.pose, bounding_radius(ob.shape))) continue;
-      const int n =
-          shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
+      if (!near(pa, ra, ob.pose, obstacle_radius_[o])) continue;
+      const ShapePairContact* found = pair;
+      int n = 0;
+      if (ob.mesh || ob.grid) {
+        ShapeObstacleOptions options;
+        options.margin = params_.margin;
+        options.sharp_edge_angle = params_.sharp_edge_angle;
+        options.sides = &w.sides;
+        options.sheet_key = {static_cast<Index>(o), 2, static_cast<Index>(i), 0};
+        w.found.clear();
+        shape_obstacle_contacts(c.shape, pa, ob, options, w.buffers, w.found);
+        found = w.found.data();
+        n = static_cast<int>(w.found.size());
+      } else {
+        n = shape_pair_function(c.shape.type, ob.shape.type)(c.shape, pa, ob.shape, ob.pose, params_.margin, pair);
+      }
       for (int k = 0; k < n; ++k)
         add_contact(s, params_, friction(c.material, obstacle_materials_[o]), row_label_,
-                    Side(material_point(s, a, pair[k].point_a)), Side(),
-                    Witness{pair[k].point_a, pair[k].point_b, static_cast<Index>(o)}, pair[k].normal, pair[k].gap, out);
+                    Side(material_point(s, a, found[k].point_a)), Side(),
+                    Witness{found[k].point_a, found[k].point_b, static_cast<Index>(o)}, found[k].normal, found[k].gap,
+                    out);
     }
   }
+}
+
+void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, const model::SystemState& s,
+                                 ConstraintRows& out) const {
+  obstacle_work_->sides.begin_pass();
+  add_collider_obstacle_contacts(s, out);
+  ShapePairContact pair[kMaxPairContacts];
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const BodyCollider& ci = colliders_[i];
     const Pose pa = body_pose(s, ci.body);
@@ -382,19 +446,22 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
   }
   for (const PointSet& set : particle_sets_)
     for (Index p = set.first; p < set.first + set.count; ++p)
-      add_point_contacts(s, single(model::particle_point(p)), s.x[static_cast<std::size_t>(p)], set.material, out);
+      add_point_contacts(s, single(model::particle_point(p)), s.x[static_cast<std::size_t>(p)], set.material,
+                         {0, 0, p, 0}, out);
   model::SystemState mapped;
-  for (const PointSet& set : mapped_sets_) {
+  for (std::size_t k = 0; k < mapped_sets_.size(); ++k) {
+    const PointSet& set = mapped_sets_[k];
     set.mapped->evaluate(s, mapped);
     for (Index i = 0; i < set.count; ++i)
       add_point_contacts(s, set.mapped->points()[static_cast<std::size_t>(i)], mapped.x[static_cast<std::size_t>(i)],
-                         set.material, out);
+                         set.material, {0, 1, static_cast<Index>(k), i}, out);
   }
   // The surfaces' positions only when some surface can touch a shape or a surface.
-  const bool with_shapes = std::any_of(obstacles_.begin(), obstacles_.end(),
-                                       [](const Obstacle& o) { return has_shape_surface_contacts(o.shape.type); }) ||
-                           std::any_of(colliders_.begin(), colliders_.end(),
-                                       [](const BodyCollider& c) { return has_shape_surface_contacts(c.shape.type); });
+  const bool with_shapes =
+      std::any_of(obstacles_.begin(), obstacles_.end(),
+                  [](const Obstacle& o) { return !o.mesh && !o.grid && has_shape_surface_contacts(o.shape.type); }) ||
+      std::any_of(colliders_.begin(), colliders_.end(),
+                  [](const BodyCollider& c) { return has_shape_surface_contacts(c.shape.type); });
   const bool between = surfaces_.size() > 1 || surface_work_->any_self_contact;
   if (surfaces_.empty() || !(with_shapes || between)) return;
   evaluate_surfaces(s);
@@ -431,6 +498,7 @@ void ContactConstraint::add_shape_surface_contacts(const model::SystemState& s, 
       }
     };
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      if (obstacles_[o].mesh || obstacles_[o].grid) continue;  // their vertices touch, as contact points
       w.found_shape.clear();
       shape_surface_contacts(obstacles_[o].shape, obstacles_[o].pose, x, surface.edges, params_.margin, w.found_shape);
       add({}, obstacle_materials_[o], static_cast<Index>(o));

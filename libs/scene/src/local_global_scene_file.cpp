@@ -292,6 +292,7 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.contact_margin = root.real("contact_margin", d.contact_margin);
   d.contact_thickness = root.real("contact_thickness", d.contact_thickness, 0.0);
   d.body_contact = root.boolean("body_contact", d.body_contact);
+  d.obstacle_features = root.boolean("obstacle_features", d.obstacle_features);
   d.body_friction =
       root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
   const LocalGlobalMaterial scene_material = read_material(root, LocalGlobalMaterial{d.model, d.elastic});
@@ -356,29 +357,7 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   for (JsonObject& o : obstacles) {
     Obstacle ob;
     if (o.has("mesh")) {
-      // A closed triangle mesh (an .obj "file" or inline "vertices" and "triangles") placed by
-      // "position" and "rotation", touched by its exact signed distance, or by a signed-distance
-      // grid sampled from it ("distance": "grid", "cell_size", "padding"); "open": any mesh, a sheet
-      // touched from either side by its unsigned distance.
-      const MeshSource mesh = read_mesh_source(o, "mesh", base_dir, /*allow_solid=*/false, /*allow_membrane=*/true);
-      Pose pose;
-      pose.rotation = read_rotation(o, "rotation");
-      pose.translation = read_vec3(o, "position", Vec3{{0, 0, 0}});
-      const MeshSides sides = o.boolean("open", false) ? MeshSides::kTwoSided : MeshSides::kClosed;
-      const bool grid = o.choice("distance", {"exact", "grid"}, "exact") == "grid";
-      if (grid && sides == MeshSides::kTwoSided)
-        o.fail("distance", "a signed-distance grid needs a closed mesh; an \"open\" sheet takes \"exact\"");
-      SdfGridOptions grid_options;
-      if (grid) {
-        grid_options.cell_size = o.real("cell_size", 0.0, 0.0);
-        grid_options.padding = static_cast<int>(o.integer("padding", grid_options.padding, 1, 64));
-      }
-      try {
-        ob = grid ? grid_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, grid_options, pose)
-                  : mesh_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, pose, 0.0, sides);
-      } catch (const Error& e) {
-        o.fail("mesh", e.what());
-      }
+      ob = read_mesh_obstacle(o, base_dir);  // closed or "open", exact or a grid
     } else {
       const PlacedShape shape = read_placed_shape(o);
       ob.shape = shape.shape;

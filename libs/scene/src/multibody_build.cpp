@@ -107,7 +107,7 @@ MultibodyScene build(const MultibodySpec& spec, const std::string& file) {
   for (std::size_t k = 0; k < spec.obstacles.size(); ++k) {
     const Obstacle& o = spec.obstacles[k];
     out.obstacles.push_back(o);
-    if (s.contact) s.contact->add_obstacle(o.shape, o.pose, spec.obstacle_materials[k]);
+    if (s.contact) s.contact->add_obstacle(o, spec.obstacle_materials[k]);
   }
   std::vector<Index> first_particle(spec.deformable.size());
   std::vector<Index> rigid_index(spec.rigid.size());

@@ -206,21 +206,18 @@ void read_multibody_scene(JsonObject& root, const std::filesystem::path& base_di
   for (std::size_t k = 0; k < attachments.size(); ++k)
     spec->attachments.push_back(read_attachment(attachments[k], k + 1, *spec, deformable_names, rigid_names));
   for (JsonObject& o : root.objects("obstacles", true)) {
-    const std::string shape = o.choice("shape", {"half_space", "sphere", "box", "cylinder", "capsule"}, std::nullopt);
-    spec->obstacle_materials.push_back(materials.read(o));
-    if (shape == "half_space") {
-      // half_space_obstacle(), as the contact scenes build their floors and inclines.
-      const Vec3 normal = read_vec3(o, "normal", Vec3{{0, 0, 1}});
-      if (!(norm(normal) > 0.0 && std::isfinite(norm(normal))))
-        o.fail("normal", "expected a non-zero normal of finite length");
-      spec->obstacles.push_back(half_space_obstacle(read_vec3(o, "point", Vec3{{0, 0, 0}}), normal));
+    // A triangle mesh (closed or "open", exact or a grid) or an analytic shape (a half-space as
+    // half_space_obstacle(), as the contact scenes build their floors and inclines).
+    Obstacle ob;
+    if (o.has("mesh")) {
+      ob = read_mesh_obstacle(o, base_dir);
     } else {
       const PlacedShape p = read_placed_shape(o);
-      Obstacle ob;
       ob.shape = p.shape;
       ob.pose = p.pose;
-      spec->obstacles.push_back(std::move(ob));
     }
+    spec->obstacle_materials.push_back(materials.read(o));
+    spec->obstacles.push_back(std::move(ob));
     o.finish();
   }
   if (std::optional<JsonObject> c = root.object("contact", true)) {

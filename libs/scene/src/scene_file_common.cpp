@@ -482,4 +482,26 @@ std::vector<Index> read_element_regions(JsonObject& obj, const TetMesh& mesh,
   return tet_material;
 }
 
+Obstacle read_mesh_obstacle(JsonObject& o, const std::filesystem::path& base_dir) {
+  const MeshSource mesh = read_mesh_source(o, "mesh", base_dir, /*allow_solid=*/false, /*allow_membrane=*/true);
+  Pose pose;
+  pose.rotation = read_rotation(o, "rotation");
+  pose.translation = read_vec3(o, "position", Vec3{{0, 0, 0}});
+  const MeshSides sides = o.boolean("open", false) ? MeshSides::kTwoSided : MeshSides::kClosed;
+  const bool grid = o.choice("distance", {"exact", "grid"}, "exact") == "grid";
+  if (grid && sides == MeshSides::kTwoSided)
+    o.fail("distance", "a signed-distance grid needs a closed mesh; an \"open\" sheet takes \"exact\"");
+  SdfGridOptions grid_options;
+  if (grid) {
+    grid_options.cell_size = o.real("cell_size", 0.0, 0.0);
+    grid_options.padding = static_cast<int>(o.integer("padding", grid_options.padding, 1, 64));
+  }
+  try {
+    return grid ? grid_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, grid_options, pose)
+                : mesh_obstacle(mesh.triangles.vertices, mesh.triangles.triangles, pose, 0.0, sides);
+  } catch (const Error& e) {
+    o.fail("mesh", e.what());
+  }
+}
+
 }  // namespace sinew::scene::detail

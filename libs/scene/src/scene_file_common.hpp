@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "json_fields.hpp"
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
 #include "sinew/core/config.hpp"
 #include "sinew/core/small_matrix.hpp"
@@ -91,5 +92,14 @@ struct PlacedShape {
 
 /// Reads the shape keys of @p obj (see PlacedShape); the caller reads the other keys and finishes.
 PlacedShape read_placed_shape(JsonObject& obj);
+
+/// A triangle-mesh obstacle from @p obj: "mesh" (read_mesh_source(), a membrane: an .obj "file" or
+/// inline "vertices" and "triangles") placed by "position" and "rotation"; a closed mesh touched by
+/// its exact signed distance, or by a signed-distance grid sampled from it ("distance": "grid",
+/// "cell_size", "padding"); with "open": true any mesh, a sheet touched from either side ("exact"
+/// only). Its motion and friction are left at zero: the caller reads the other keys and finishes.
+/// @throws sinew::Error naming the key: a mesh that is not closed (without "open"), a grid of an
+/// open mesh, a bad cell size or padding.
+Obstacle read_mesh_obstacle(JsonObject& obj, const std::filesystem::path& base_dir);
 
 }  // namespace sinew::scene::detail

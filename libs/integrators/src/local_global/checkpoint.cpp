@@ -9,11 +9,11 @@
 // contact between bodies), per obstacle its
 // pose (9 + 3) and motion (3 + 3), per cable its pull and previous impulse, and the warm start:
 // uint64 count, per previous contact int64 vertex, int64 obstacle (obstacles + triangle for a
-// vertex-triangle contact between bodies, obstacles + triangles + edge b for an edge-edge one),
-// int64 second key (edge a's second vertex for an edge-edge contact, -1 otherwise; new in
-// version 2), 9 frame values (n, t1, t2) and 3 impulses. Everything else in Impl is rebuilt from the description (A,
-// S', G, masses) or reset at each step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is
-// q~).
+// vertex-triangle contact between bodies, obstacles + triangles + edge b for an edge-edge one,
+// past those an obstacle feature's key), int64 second key (edge a's second vertex for an edge-edge
+// contact, the body edge's second vertex for a feature edge's, -1 otherwise; new in version 2), 9 frame values (n, t1,
+// t2) and 3 impulses. Everything else in Impl is rebuilt from the description (A, S', G, masses) or reset at each
+// step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is q~).
 #include <cstdint>
 #include <cstring>
 #include <istream>
@@ -52,7 +52,7 @@ void LocalGlobalContactSolver::save(CheckpointWriter& out) const {
     const Contact& c = contacts_prev_[j];
     out.put(static_cast<std::int64_t>(c.vertex));
     out.put(static_cast<std::int64_t>(c.obstacle));
-    out.put(static_cast<std::int64_t>(is_edge_contact(c) ? c.tri[0] : -1));
+    out.put(static_cast<std::int64_t>(second_key(c)));
     for (const Vec3& f : c.frame) out.vec3(f);
     out.doubles(r_prev_.data() + 3 * j, 3);
   }
@@ -83,11 +83,14 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
   // one per pair of boundary edges.
   const std::size_t sides = obstacles_.size() + static_cast<std::size_t>(bodies_.surfaces.bodies);
   const std::size_t edges = bodies_.active ? boundary_edges(bodies_.surfaces).size() : 0;
-  const std::size_t count = in.bounded_count(candidates_.size() * sides + edges * edges, "previous contacts");
-  // The key of a body contact is obstacles + its triangle, or obstacles + triangles + edge b
-  // (VertexContact::obstacle).
+  // And one per (obstacle feature, body) or (feature, body vertex) pair, counted loosely.
+  const std::size_t features = features_ ? static_cast<std::size_t>(features_->keys()) : 0;
+  const std::size_t count = in.bounded_count(
+      candidates_.size() * sides + edges * edges + features * (candidates_.size() + sides), "previous contacts");
+  // The key of a body contact is obstacles + its triangle, obstacles + triangles + edge b, or
+  // past those an obstacle feature's (VertexContact::obstacle).
   const std::int64_t triangle_keys = static_cast<std::int64_t>(obstacles_.size() + bodies_.surfaces.triangles.size());
-  const std::int64_t keys = triangle_keys + static_cast<std::int64_t>(edges);
+  const std::int64_t keys = first_feature_key_ + static_cast<std::int64_t>(features);
   s.contacts_prev.resize(count);
   s.r_prev.resize(3 * count);
   for (std::size_t j = 0; j < count; ++j) {
@@ -95,7 +98,8 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
     const auto vertex = in.get<std::int64_t>("contact vertex");
     const auto obstacle = in.get<std::int64_t>("contact obstacle");
     const auto second = in.get<std::int64_t>("contact second key");
-    const bool edge = obstacle >= triangle_keys;
+    // A feature's second key is checked loosely: any later vertex (its body edge's).
+    const bool edge = obstacle >= triangle_keys && (obstacle < first_feature_key_ || second != -1);
     require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < keys &&
                 (edge ? second > vertex && second < n_ : second == -1),
             in.who() + "previous contact " + std::to_string(j) + " names vertex " + std::to_string(vertex) +

@@ -178,6 +178,10 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
     xs_.resize(static_cast<std::size_t>(n_));
     ys_.resize(static_cast<std::size_t>(n_));
   }
+  first_feature_key_ = static_cast<int>(obstacles_.size() + bodies_.surfaces.triangles.size() +
+                                        (bodies_.active ? boundary_edges(bodies_.surfaces).size() : 0));
+  if (d.obstacle_features)
+    features_ = std::make_unique<ObstacleFeatureContacts>(obstacles_, d.tets, candidates_, n_, kSharpEdgeAngle);
   constraints::IndicatorStepOptions so;
   so.function = options.function;
   so.cr_iterations = options.cr_iterations;
@@ -253,6 +257,10 @@ void LocalGlobalContactSolver::detect_contacts() {
   std::vector<double>& e_host = e_host_;
   e_host.clear();
   detect_body_contacts();
+  if (features_) features_->detect(obstacles_, x_host_, y_host_, h_, margin_, thickness_, first_feature_key_);
+  const std::vector<FeatureContact> no_features;
+  const std::vector<FeatureContact>& features = features_ ? features_->found() : no_features;
+  std::size_t next_feature = 0;  // features is sorted by (vertex, key, tri[0]) too
   const int n_obstacles = static_cast<int>(obstacles_.size());
   const int n_triangle_keys = n_obstacles + static_cast<int>(bodies_.surfaces.triangles.size());
   std::size_t next_found = 0;  // found_ is sorted by (vertex, triangle) and its vertices are candidates
@@ -265,7 +273,7 @@ void LocalGlobalContactSolver::detect_contacts() {
       const Obstacle& o = obstacles_[k];
       SignedDistance at_start = obstacle_distance(x, o);
       double predicted = obstacle_distance(y, o).distance;
-      if (o.mesh && !o.grid && o.mesh->sides() == MeshSides::kTwoSided) {
+      if (is_sheet(o)) {
         // A sheet: its distance is signed by the faces' side. The vertex stays on the side of its
         // contact with the sheet in the last step, else on the side it is on: a vertex a little
         // behind the sheet after an inexact solve is pushed back, not through.
@@ -322,6 +330,15 @@ void LocalGlobalContactSolver::detect_contacts() {
       const double d = g.distance - thickness_;
       e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
     }
+    // Then the obstacles' sharp features on the surface points of v's triangles and edges (keys
+    // past the edges'): rows over the surface point's vertices, the obstacle's velocity in e.
+    for (; next_feature < features.size() && features[next_feature].rows.vertex == v; ++next_feature) {
+      const FeatureContact& f = features[next_feature];
+      contacts_.push_back(f.rows);
+      witness_.insert(witness_.end(), {f.body_point, f.obstacle_point});
+      const double d = f.gap - thickness_;
+      for (int i = 0; i < 3; ++i) e_host.push_back((i == 0 ? d / h_ : 0.0) - dot(f.rows.frame[i], f.obstacle_velocity));
+    }
   }
 }
 
@@ -368,10 +385,10 @@ void LocalGlobalContactSolver::gather_cables(LocalGlobalReport& report) {
 }
 
 // H (3c + a x 3n) on the host: row (j, i) is frame vector i of contact j on its vertex's xyz
-// (and -bary_k times it on a triangle's: four-vertex rows); then the cables' gradient rows.
-// blocks_ gets each contact's circular cone with its friction and each cable's bilateral row.
+// (and -bary_k times it on a triangle's: four-vertex rows; an obstacle feature's: its surface
+// point's vertices, contact_entries()); then the cables' gradient rows. blocks_ gets each
+// contact's circular cone with its friction and each cable's bilateral row.
 void LocalGlobalContactSolver::assemble_rows() {
-  const int n_obstacles = static_cast<int>(obstacles_.size());
   CsrMatrix& H = H_host_;  // its storage reused
   H.rows = static_cast<Index>(rows_);
   H.cols = 3 * n_;
@@ -381,7 +398,8 @@ void LocalGlobalContactSolver::assemble_rows() {
   blocks_.assign(contacts_.size(), constraints::ConstraintBlock{constraints::BlockKind::kContact, 0.0});
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     const Contact& c = contacts_[j];
-    blocks_[j].mu = c.obstacle < n_obstacles ? obstacles_[c.obstacle].friction : body_friction_;
+    const int obstacle = obstacle_of(c);
+    blocks_[j].mu = obstacle >= 0 ? obstacles_[static_cast<std::size_t>(obstacle)].friction : body_friction_;
     Index verts[kMaxContactVertices];
     double weights[kMaxContactVertices];
     const int count = contact_entries(c, verts, weights);
@@ -408,9 +426,8 @@ void LocalGlobalContactSolver::assemble_rows() {
 // The contact's identity across steps: (vertex, obstacle key, and for an edge-edge contact a's
 // second vertex), the order contacts_ is sorted in.
 constraints::KeyedContactFrame LocalGlobalContactSolver::keyed(const Contact& c) const {
-  return constraints::KeyedContactFrame{
-      {c.vertex, static_cast<Index>(c.obstacle), is_edge_contact(c) ? c.tri[0] : Index{-1}},
-      {c.frame[0], c.frame[1], c.frame[2]}};
+  return constraints::KeyedContactFrame{{c.vertex, static_cast<Index>(c.obstacle), second_key(c)},
+                                        {c.frame[0], c.frame[1], c.frame[2]}};
 }
 
 // r on the backend: the previous step's impulses of the contacts found again
@@ -614,19 +631,28 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     const int n_obstacles = static_cast<int>(obstacles_.size());
     for (std::size_t j = 0; j < nc; ++j) {
       const Contact& c = contacts_[j];
-      const bool edge = is_edge_contact(c);
+      const bool edge = is_edge_contact(c), feature = is_feature_contact(c);
       report.contact_vertex[j] = c.vertex;
-      report.contact_triangle[j] = c.obstacle < n_obstacles ? -1 : edge ? -2 : c.obstacle - n_obstacles;
-      report.contact_obstacle[j] = c.obstacle < n_obstacles ? c.obstacle : -1;
+      report.contact_triangle[j] = c.obstacle < n_obstacles ? -1 : edge ? -2 : feature ? -3 : c.obstacle - n_obstacles;
+      report.contact_obstacle[j] = obstacle_of(c);
       for (int i = 0; i < 3; ++i) {
         report.contact_points_a[3 * j + i] = witness_[2 * j][i];
         report.contact_points_b[3 * j + i] = witness_[2 * j + 1][i];
       }
-      const double bary[3] = {edge ? -c.bary[0] : c.bary[0], edge ? c.bary[2] : c.bary[1], edge ? 0.0 : c.bary[2]};
-      for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = bary[k];  // edge-edge: s, t, 0
+      // Edge-edge: s, t, 0; a feature: the surface point's weights on contact_nodes.
+      const double bary[3] = {edge      ? -c.bary[0]
+                              : feature ? c.self
+                                        : c.bary[0],
+                              edge      ? c.bary[2]
+                              : feature ? -c.bary[0]
+                                        : c.bary[1],
+                              edge      ? 0.0
+                              : feature ? -c.bary[1]
+                                        : c.bary[2]};
+      for (int k = 0; k < 3; ++k) report.contact_barycentric[3 * j + k] = bary[k];
       const Index nodes[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};
       const double weights[4] = {c.self, -c.bary[0], -c.bary[1], -c.bary[2]};
-      for (int k = 0; k < (c.tri[0] < 0 ? 1 : 4); ++k) {
+      for (int k = 0; k < 4 && nodes[k] >= 0; ++k) {
         report.contact_nodes[4 * j + k] = nodes[k];
         report.contact_weights[4 * j + k] = weights[k];
       }

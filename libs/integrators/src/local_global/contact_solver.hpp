@@ -1,5 +1,6 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles, and
-// vertex-triangle and edge-edge contact between bodies), H, d, the Delassus
+// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles,
+// vertex-triangle and edge-edge contact between bodies, and mesh obstacles' sharp features on the
+// bodies' surfaces: obstacle_features.hpp), H, d, the Delassus
 // operator W = H S'^T S' H^T (delassus.hpp), and per L-G iteration the indicator-Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
@@ -14,6 +15,7 @@
 #include "contact_operator.hpp"
 #include "delassus.hpp"
 #include "local_problem.hpp"
+#include "obstacle_features.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
@@ -123,9 +125,23 @@ class LocalGlobalContactSolver {
   bool use_operator(const std::vector<Index>& verts) const;
   void relinearize_cables(const std::vector<double>& xk);
   double now_seconds();
-  /// Whether @p c is an edge-edge contact (its key is past the obstacles' and triangles').
+  /// Whether @p c is an edge-edge contact between bodies (its key is past the obstacles' and
+  /// triangles', before the obstacle features').
   bool is_edge_contact(const Contact& c) const {
-    return static_cast<std::size_t>(c.obstacle) >= obstacles_.size() + bodies_.surfaces.triangles.size();
+    return static_cast<std::size_t>(c.obstacle) >= obstacles_.size() + bodies_.surfaces.triangles.size() &&
+           c.obstacle < first_feature_key_;
+  }
+  /// Whether @p c is an obstacle feature's contact with a body's surface (obstacle_features.hpp).
+  bool is_feature_contact(const Contact& c) const { return c.obstacle >= first_feature_key_; }
+  /// The second part of @p c's key (VertexContact::obstacle): tri[0] for an edge-edge contact and
+  /// a feature edge's, else -1.
+  Index second_key(const Contact& c) const {
+    return is_edge_contact(c) || (is_feature_contact(c) && c.tri[1] < 0) ? c.tri[0] : Index{-1};
+  }
+  /// The obstacle of @p c, or -1 for a contact between bodies.
+  int obstacle_of(const Contact& c) const {
+    if (is_feature_contact(c)) return features_->obstacle_of(c.obstacle - first_feature_key_);
+    return c.obstacle < static_cast<int>(obstacles_.size()) ? c.obstacle : -1;
   }
 
   Backend* be_;
@@ -152,31 +168,33 @@ class LocalGlobalContactSolver {
   bool delassus_kept_ = false;
   bool same_rows_ = false;  // this step's contacts and cable rows are those of delassus_contacts_, _cables_
 
-  BodySurfaces bodies_;                               // contact between bodies
-  double body_friction_;                              // its Coulomb coefficient
-  VertexTriangleDetector detector_;                   // its collision (buffers kept between steps)
-  std::vector<VertexTriangleContact> found_;          // its contacts of this step, by (vertex, triangle)
-  EdgeEdgeDetector edge_detector_;                    // its edge-edge collision
-  std::vector<EdgeEdgeContact> found_edges_;          // its contacts of this step, by (a0, edge b, a1)
-  std::vector<Vec3> xs_, ys_;                         // (n) q_t and q~ as points, for the detector
-  mutable std::vector<Index> group_;                  // (contacts) scratch of use_operator()
-  std::vector<Contact> contacts_;                     // this step's, ordered by vertex then obstacle key
-  std::vector<Vec3> witness_;                         // (2 contacts) points on A (the solid) and B at q_t
-  std::vector<Cable> cables_;                         // rest lengths resolved, current pulls
-  std::vector<std::size_t> active_;                   // cables with pull > 0 this step: rows 3c + i
-  CableRows cable_rows_;                              // (active) row entries of H, by vertex
-  std::vector<double> cable_r_prev_;                  // (cables) previous step's impulses, 0 if slack
-  std::size_t rows_ = 0;                              // rows of this step: 3 contacts + pulled cables
-  std::vector<constraints::ConstraintBlock> blocks_;  // (contacts) circular-cone blocks
-  std::vector<double> r_prev_;                        // (3 contacts of the previous step) impulses
-  std::vector<Contact> contacts_prev_;                // the previous step's contacts (warm start)
-  std::vector<double> x_host_, y_host_;               // (3n) q_t and q~ downloaded for collision
-  CsrMatrix H_host_;                                  // (3c + a x 3n) H on the host
-  DeviceCsr H_, W_;                                   // (3c x 3n), (3c x 3c)
-  DeviceArray<double> e_;                             // (3c + a) d/h - H v_obs; cables: relinearize_cables()
-  std::vector<double> e_host_;                        // (3c + a) e_ on the host
-  DeviceArray<double> q_loc_, r_, u_;                 // (3c) local free velocity, impulses, velocity
-  DeviceArray<double> t3n_, c3n_;                     // (3n) scratch
+  BodySurfaces bodies_;                                // contact between bodies
+  double body_friction_;                               // its Coulomb coefficient
+  VertexTriangleDetector detector_;                    // its collision (buffers kept between steps)
+  std::vector<VertexTriangleContact> found_;           // its contacts of this step, by (vertex, triangle)
+  EdgeEdgeDetector edge_detector_;                     // its edge-edge collision
+  std::vector<EdgeEdgeContact> found_edges_;           // its contacts of this step, by (a0, edge b, a1)
+  std::vector<Vec3> xs_, ys_;                          // (n) q_t and q~ as points, for the detector
+  std::unique_ptr<ObstacleFeatureContacts> features_;  // obstacle features on the bodies' surfaces
+  int first_feature_key_ = 0;                          // obstacles + triangles + body edges
+  mutable std::vector<Index> group_;                   // (contacts) scratch of use_operator()
+  std::vector<Contact> contacts_;                      // this step's, ordered by vertex then obstacle key
+  std::vector<Vec3> witness_;                          // (2 contacts) points on A (the solid) and B at q_t
+  std::vector<Cable> cables_;                          // rest lengths resolved, current pulls
+  std::vector<std::size_t> active_;                    // cables with pull > 0 this step: rows 3c + i
+  CableRows cable_rows_;                               // (active) row entries of H, by vertex
+  std::vector<double> cable_r_prev_;                   // (cables) previous step's impulses, 0 if slack
+  std::size_t rows_ = 0;                               // rows of this step: 3 contacts + pulled cables
+  std::vector<constraints::ConstraintBlock> blocks_;   // (contacts) circular-cone blocks
+  std::vector<double> r_prev_;                         // (3 contacts of the previous step) impulses
+  std::vector<Contact> contacts_prev_;                 // the previous step's contacts (warm start)
+  std::vector<double> x_host_, y_host_;                // (3n) q_t and q~ downloaded for collision
+  CsrMatrix H_host_;                                   // (3c + a x 3n) H on the host
+  DeviceCsr H_, W_;                                    // (3c x 3n), (3c x 3c)
+  DeviceArray<double> e_;                              // (3c + a) d/h - H v_obs; cables: relinearize_cables()
+  std::vector<double> e_host_;                         // (3c + a) e_ on the host
+  DeviceArray<double> q_loc_, r_, u_;                  // (3c) local free velocity, impulses, velocity
+  DeviceArray<double> t3n_, c3n_;                      // (3n) scratch
   std::unique_ptr<constraints::IndicatorNewtonStep> step_;
   // ContactSolve::kConverged and kAuto: the converged solve, and whether this step uses it.
   std::unique_ptr<ConvergedLocalSolve> converged_;

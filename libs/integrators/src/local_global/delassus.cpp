@@ -493,19 +493,22 @@ int contact_entries(const VertexContact& c, Index* v, double* w) {
     w[0] = 1.0;
     return 1;
   }
-  // Ascending vertices (insertion sort of four), so that H's rows have ascending columns.
+  // The vertex and tri's vertices up to the first -1, ascending (insertion sort of at most four),
+  // so that H's rows have ascending columns.
   Index vs[4] = {c.vertex, c.tri[0], c.tri[1], c.tri[2]};
   double ws[4] = {c.self, -c.bary[0], -c.bary[1], -c.bary[2]};
-  for (int i = 1; i < 4; ++i)
+  int count = 1;
+  while (count < 4 && vs[count] >= 0) ++count;
+  for (int i = 1; i < count; ++i)
     for (int k = i; k > 0 && vs[k] < vs[k - 1]; --k) {
       std::swap(vs[k], vs[k - 1]);
       std::swap(ws[k], ws[k - 1]);
     }
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < count; ++i) {
     v[i] = vs[i];
     w[i] = ws[i];
   }
-  return 4;
+  return count;
 }
 
 Index contact_groups(const std::vector<VertexContact>& contacts, const std::vector<Index>& root_of,

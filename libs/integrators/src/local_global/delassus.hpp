@@ -22,23 +22,29 @@ namespace sinew::integrators::detail {
 struct VertexContact {
   Index vertex;  ///< vertex of the solid (an edge-edge contact: edge a's first vertex)
   /// Key of the other side: an obstacle index in [0, obstacles), obstacles + the index of a
-  /// body-contact triangle, or obstacles + triangles + the index of an edge b (edge-edge, with
-  /// tri[0] = a's second vertex completing the key). Contacts are ordered by (vertex, obstacle,
+  /// body-contact triangle, obstacles + triangles + the index of an edge b (edge-edge, with
+  /// tri[0] = a's second vertex completing the key), or obstacles + triangles + edges + the index of
+  /// an obstacle feature (obstacle_features.hpp; a feature edge's with tri[0] = the body edge's second
+  /// vertex completing the key). Contacts are ordered by (vertex, obstacle,
   /// tri[0]), and the warm start matches contacts of consecutive steps by it.
   int obstacle;
   Vec3 frame[3];                     ///< n, t1, t2 (world frame)
   Index tri[3] = {-1, -1, -1};       ///< the triangle's vertices (body contact), -1 against an obstacle;
-                                     ///< edge-edge: a's second vertex, b's two vertices
+                                     ///< edge-edge: a's second vertex, b's two vertices; an
+                                     ///< obstacle feature on a body's surface (obstacle_features.hpp):
+                                     ///< the surface point's other vertices, then -1
   double bary[3] = {0.0, 0.0, 0.0};  ///< barycentric weights of the triangle's closest point;
                                      ///< edge-edge: -s, 1 - t, t (weights -bary on tri)
-  double self = 1.0;                 ///< weight of vertex in the rows: 1, or 1 - s on edge a
+  double self = 1.0;                 ///< weight of vertex in the rows: 1, 1 - s on edge a, or its weight
+                                     ///< in an obstacle feature's surface point
 };
 
 /// Most vertices of one contact row (a vertex and a triangle).
 constexpr int kMaxContactVertices = 4;
 
 /// The entries of @p c's rows: vertices @p v (ascending) with weights @p w (self on the contact
-/// vertex, -bary on tri's); returns their count, 1 or 4.
+/// vertex, -bary on tri's up to the first -1; 1 on a vertex against an obstacle); returns their
+/// count, 1 to 4.
 int contact_entries(const VertexContact& c, Index* v, double* w);
 
 /// Contacts grouped by the elimination-tree roots of their vertices: two contacts share a group

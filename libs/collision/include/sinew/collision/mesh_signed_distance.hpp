@@ -53,13 +53,26 @@ class MeshSignedDistance {
   const std::vector<std::array<Index, 3>>& triangles() const { return triangles_; }
   /// Bounds of the mesh.
   const Aabb& bounds() const { return bounds_; }
+  /// The mesh's edges (n_edges x 2 vertex indices, the lower first), sorted.
+  const std::vector<std::array<Index, 2>>& edges() const { return edges_; }
+  /// (n_edges) The cosine of the angle between the normals of each edge's two faces: 1 on a flat
+  /// edge, 0 on a box's edge; -1 on an edge with one face (a sheet's rim, a blade) or more than two.
+  const std::vector<double>& edge_cosines() const { return edge_cos_; }
+  /// (n_triangles x 3) Edge indices of each triangle's edges ab, bc, ca.
+  const std::vector<std::array<Index, 3>>& triangle_edges() const { return triangle_edges_; }
+  /// Appends to @p out the triangles whose bounds overlap @p box (the mesh's frame), in the BVH's
+  /// traversal order. @throws sinew::Error before build().
+  void triangles_near(const Aabb& box, std::vector<Index>& out) const;
 
  private:
   std::vector<Vec3> positions_;
   std::vector<std::array<Index, 3>> triangles_;
-  std::vector<Vec3> face_normal_;                 // (n_triangles) unit face normals
-  std::vector<std::array<Vec3, 3>> edge_normal_;  // per triangle, edges ab, bc, ca: sum of both faces
-  std::vector<Vec3> vertex_normal_;               // (n_vertices) angle-weighted
+  std::vector<Vec3> face_normal_;                     // (n_triangles) unit face normals
+  std::vector<std::array<Vec3, 3>> edge_normal_;      // per triangle, edges ab, bc, ca: sum of both faces
+  std::vector<Vec3> vertex_normal_;                   // (n_vertices) angle-weighted
+  std::vector<std::array<Index, 2>> edges_;           // (n_edges x 2) sorted
+  std::vector<double> edge_cos_;                      // (n_edges) cosine between the two faces' normals
+  std::vector<std::array<Index, 3>> triangle_edges_;  // (n_triangles x 3) edges ab, bc, ca
   Bvh bvh_;
   Aabb bounds_ = empty_aabb();
   double extent_ = 0.0;  // the bounds' largest side: the scale of "on the surface"

@@ -41,6 +41,12 @@ struct Obstacle {
 /// signed distance for a mesh obstacle, point_shape() for an analytic shape.
 SignedDistance obstacle_distance(const Vec3& x, const Obstacle& obstacle);
 
+/// Whether @p obstacle is a two-sided sheet: an exact mesh built MeshSides::kTwoSided (its signed
+/// distance tells the side of its faces; contact models keep each point on its side).
+inline bool is_sheet(const Obstacle& obstacle) {
+  return obstacle.mesh && !obstacle.grid && obstacle.mesh->sides() == MeshSides::kTwoSided;
+}
+
 /// A mesh obstacle: the closed, outward-oriented triangle mesh (@p positions in its local frame,
 /// @p triangles counter-clockwise seen from outside) at @p pose, with friction @p friction; with
 /// @p sides = MeshSides::kTwoSided any triangle mesh, a sheet touched from either side (each point

@@ -1,12 +1,13 @@
 /// @file
 /// @brief ContactConstraint: frictional contact between the components of a
 /// model::MechanicalSystem (rigid bodies carrying analytic shapes, particles) and static
-/// obstacles, as Signorini-Coulomb row blocks (realtime-hyperelastic-frictional-contact Sec. 3.2,
-/// Appendix A.1 eq. (30)-(31)).
+/// obstacles (analytic shapes, triangle meshes closed or open, signed-distance grids), as Signorini-Coulomb row blocks
+/// (realtime-hyperelastic-frictional-contact Sec. 3.2, Appendix A.1 eq. (30)-(31)).
 ///
 /// Each contact found by the collision library's analytic pair functions (box-half-space,
-/// box-box, point-shape, ...) becomes one block of kind kContact (or kContactBoxFriction) with
-/// friction coefficient mu and the three rows
+/// box-box, point-shape, ...), or for a mesh or grid obstacle by its signed distance
+/// (obstacle_distance(): contact points) and shape_obstacle_contacts() (colliders), becomes one block of kind kContact
+/// (or kContactBoxFriction) with friction coefficient mu and the three rows
 ///   n^T (J_A - J_B),  t1^T (J_A - J_B),  t2^T (J_A - J_B),
 /// J_X the 3 x ndof point Jacobian (model::point_jacobian()) of the witness point of X on its
 /// component (zero for a static obstacle), n the normal from B to A and (t1, t2) the tangents
@@ -40,6 +41,11 @@
 /// points of A and B, the frame of its rows, and its sides (an obstacle by its index, a rigid
 /// body, a particle, or a combination of points such as a triangle's point).
 ///
+/// A two-sided sheet obstacle (is_sheet(): an open mesh, a blade) is touched from either side: each
+/// point keeps the side of its contact with it in the last add_rows() (SheetSides), else the side
+/// it is on. A contact surface touches mesh and grid obstacles only by its vertices added as
+/// contact points, not by its faces and edges.
+///
 /// Friction is per pair of surface materials: every obstacle, collider and set of contact points
 /// has a material index (0 unless given), and set_friction() gives the coefficient of a pair;
 /// pairs not set use ContactOptions::mu.
@@ -50,7 +56,8 @@
 /// collider, then each mapped point of each set alike, then each surface against every obstacle
 /// and then every collider (shape_surface_contacts() order), then the vertex-triangle contacts
 /// between surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and
-/// triangles numbered surface after surface; within a pair, the pair function's order.
+/// triangles numbered surface after surface; within a pair, the pair function's order (a mesh or
+/// grid obstacle's: shape_obstacle_contacts()').
 #pragma once
 
 #include <array>
@@ -63,6 +70,7 @@
 #include "sinew/collision/obstacle.hpp"
 #include "sinew/collision/shape.hpp"
 #include "sinew/collision/shape_surface_contacts.hpp"
+#include "sinew/collision/sheet_sides.hpp"
 #include "sinew/constraints/constraint.hpp"
 #include "sinew/model/mapped_points.hpp"
 
@@ -111,6 +119,11 @@ class ContactConstraint final : public Constraint {
 
   /// Adds a static obstacle of surface material @p material; returns its index.
   Index add_obstacle(const Shape& shape, const Pose& pose, Index material = 0);
+  /// Adds the static obstacle @p obstacle (an analytic shape, a mesh or a grid at its pose; its
+  /// friction and motion are not used: friction is per material pair, obstacles do not move) of
+  /// surface material @p material; returns its index. Throws sinew::Error for an invalid shape or
+  /// pose, an unbuilt mesh or grid, or a non-zero motion.
+  Index add_obstacle(const Obstacle& obstacle, Index material = 0);
   /// Adds a collider @p shape carried by rigid body @p body; returns its index.
   Index add_body_collider(Index body, const Shape& shape, Index material = 0);
   /// Adds the particles [first, first + count) as contact points against the obstacles and the
@@ -145,7 +158,7 @@ class ContactConstraint final : public Constraint {
   std::string name() const override { return name_; }
   /// Throws sinew::Error for a collider body or particle missing from @p system, mapped points of
   /// another system, or a shape pair (collider-obstacle, collider-collider) without a contact
-  /// function.
+  /// function (a half-space collider and a mesh or grid obstacle).
   void check(const model::MechanicalSystem& system) const override;
   void add_rows(const model::MechanicalSystem& system, const model::SystemState& s, ConstraintRows& out) const override;
 
@@ -156,9 +169,12 @@ class ContactConstraint final : public Constraint {
     std::shared_ptr<const model::MappedPoints> mapped;  // or these
     Index material = 0;
   };
-  // Contacts of the point x (side A = @p a) against every obstacle and collider.
+  // Contacts of the point x (side A = @p a) against every obstacle and collider; @p key names
+  // the point to the sheets' side memory (its first entry is set to each obstacle's index).
   void add_point_contacts(const model::SystemState& s, const model::MappedPoint& a, const Vec3& x, Index material,
-                          ConstraintRows& out) const;
+                          SheetSides::Key key, ConstraintRows& out) const;
+  // Contacts of every collider against every obstacle.
+  void add_collider_obstacle_contacts(const model::SystemState& s, ConstraintRows& out) const;
 
   // A contact surface: triangles (with their edges) over mapped points.
   struct Surface {
@@ -180,17 +196,21 @@ class ContactConstraint final : public Constraint {
 
   // The surfaces as one body-labelled mesh and the detectors' state (kept between steps).
   struct SurfaceWork;
+  // The mesh and grid obstacles' buffers and the sheets' side memory (kept between steps).
+  struct ObstacleWork;
 
   ContactOptions params_;
   std::string name_;
   RowLabel row_label_;  // name_, shared by the labels of the contact rows (no text copied per step)
   std::vector<Obstacle> obstacles_;
   std::vector<Index> obstacle_materials_;  // (obstacles)
+  std::vector<double> obstacle_radius_;    // (obstacles) bounding radius about the pose's origin
   std::vector<BodyCollider> colliders_;
   std::vector<PointSet> particle_sets_, mapped_sets_;
   std::vector<std::pair<std::pair<Index, Index>, double>> friction_;  // ((a <= b), mu) set by set_friction()
   std::vector<Surface> surfaces_;
-  std::unique_ptr<SurfaceWork> surface_work_;  // detection buffers, reused by each add_rows()
+  std::unique_ptr<SurfaceWork> surface_work_;    // detection buffers, reused by each add_rows()
+  std::unique_ptr<ObstacleWork> obstacle_work_;  // likewise
 };
 
 }  // namespace sinew::constraints

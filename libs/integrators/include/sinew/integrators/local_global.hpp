@@ -108,6 +108,13 @@ struct LocalGlobalDescription {
   /// membranes take no part). It acts only with two or more such bodies, and then needs the
   /// kSparseInverse global step; false = the bodies pass through each other.
   bool body_contact = true;
+  /// Mesh obstacles' sharp features touch the bodies' surfaces too (knife edges without
+  /// thickness): each obstacle vertex on a sharp edge (faces more than 10 degrees apart, or a
+  /// sheet's rim) against the nearest boundary triangle of each body, each sharp obstacle edge
+  /// against the boundary edges it crosses, rows over the surface point's vertices with its
+  /// barycentric weights. Without them only the bodies' vertices touch obstacles, so a blade
+  /// thinner than the vertices' spacing passes between them (scene files: `obstacle_features`).
+  bool obstacle_features = true;
   /// Coulomb coefficient mu >= 0 of the contacts between bodies. 0.5: a rubber-like soft pair
   /// (the cable finger's value; scene files: `body_friction`).
   double body_friction = 0.5;
@@ -191,8 +198,11 @@ struct LocalGlobalReport {
   /// contacts between bodies): the stable contact order.
   std::vector<Index> contact_vertex;
   /// (contacts) the other side of each contact: the body-contact triangle's index in
-  /// LocalGlobalIntegrator::contact_surfaces().triangles, -1 against an obstacle, or -2 for an
-  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex).
+  /// LocalGlobalIntegrator::contact_surfaces().triangles, -1 against an obstacle, -2 for an
+  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex), or -3 for a
+  /// mesh obstacle's sharp vertex or edge on a point of a body's surface
+  /// (LocalGlobalDescription::obstacle_features; contact_vertex is then the point's first vertex,
+  /// contact_nodes its two or three vertices, contact_weights and contact_barycentric their weights).
   std::vector<Index> contact_triangle;
   /// (3 contacts) barycentric weights b of the triangle's closest point (0 against an
   /// obstacle): the contact's impulse R = n r_n + t1 r_t1 + t2 r_t2 acts as +R on the vertex and
@@ -200,10 +210,12 @@ struct LocalGlobalReport {
   /// Edge-edge: (s, t, 0), the closest points' parameters on edges a and b.
   std::vector<double> contact_barycentric;
   /// (4 contacts) the vertices of each contact's rows, -1 past the last: the vertex alone against
-  /// an obstacle; the vertex and the triangle's three; edge a's two and edge b's two.
+  /// an obstacle; the vertex and the triangle's three; edge a's two and edge b's two; a body
+  /// surface point's two or three under an obstacle feature.
   std::vector<Index> contact_nodes;
   /// (4 contacts) the weights of contact_nodes: the impulse R acts as w_k R on node k (1; 1 and
-  /// -b_k; 1 - s, s, -(1 - t), -t), so a contact between bodies is internal to the solid.
+  /// -b_k; 1 - s, s, -(1 - t), -t; the surface point's b_k), so a contact between bodies is
+  /// internal to the solid.
   std::vector<double> contact_weights;
   /// (contacts) the obstacle of each contact (its index in the integrator's obstacles), -1 for a
   /// contact between bodies.
@@ -267,7 +279,8 @@ struct LocalGlobalReport {
 /// energy are those of its material, and the local step reads its material from a table on the
 /// backend; with one material there is no table and every element takes the same constants.
 ///
-/// Contact (description.obstacles, and between bodies with description.body_contact;
+/// Contact (description.obstacles, between bodies with description.body_contact, and mesh obstacles'
+/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
 /// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q =

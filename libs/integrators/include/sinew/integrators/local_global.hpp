@@ -326,7 +326,9 @@ class LocalGlobalIntegrator {
   ///         material out of range (naming the element), a tet or triangle index out
   ///         of range or a degenerate / inverted rest tetrahedron or degenerate rest triangle
   ///         (naming the element), thickness not > 0 with triangles, masses or density not
-  ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bad options,
+  ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bending
+  ///         without triangles, bending_stiffness < 0, a non-manifold edge or no interior edge /
+  ///         vertex to bend (BendingModel), bad options,
   ///         or a backend that can run neither host code nor the CUDA kernel.
   LocalGlobalIntegrator(Backend& backend, const LocalGlobalDescription& description,
                         const LocalGlobalOptions& options = {});

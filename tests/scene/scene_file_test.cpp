@@ -325,6 +325,30 @@ TEST(SceneFile, ReadsBodyContactKeys) {
   expect_error(j, "/body_frction", "body_friction");  // unknown key, with the key it resembles
 }
 
+// bending and bending_stiffness reach LocalGlobalDescription; bad values name the key.
+TEST(SceneFile, ReadsBendingKeys) {
+  nlohmann::json j = valid_scene();
+  j["bending"] = "laplace_beltrami";
+  j["bending_stiffness"] = 0.5;
+  SceneFile f;
+  detail::LocalGlobalParts parts;
+  detail::parse_scene_with(j.dump(), "test.json", f, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  EXPECT_EQ(parts.scene.description.bending, integrators::BendingModel::kLaplaceBeltrami);
+  EXPECT_EQ(parts.scene.description.bending_stiffness, 0.5);
+  j["bending"] = "quadratic";
+  detail::parse_scene_with(j.dump(), "test.json", f, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  EXPECT_EQ(parts.scene.description.bending, integrators::BendingModel::kQuadratic);
+  j["bending"] = "cubic";
+  expect_error(j, "/bending", "laplace_beltrami");
+  j = valid_scene();
+  j["bending_stiffness"] = -1.0;
+  expect_error(j, "/bending_stiffness", "0");
+}
+
 TEST(SceneFile, SelectionErrors) {
   nlohmann::json j = valid_scene();
   j["targets"][0]["selection"] = {{"box", {{"min", {2, 2, 2}}, {"max", {3, 3, 3}}}}};

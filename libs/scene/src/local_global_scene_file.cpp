@@ -295,6 +295,11 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.obstacle_features = root.boolean("obstacle_features", d.obstacle_features);
   d.body_friction =
       root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
+  const std::string bending = root.choice("bending", {"none", "quadratic", "laplace_beltrami"}, "none");
+  d.bending = bending == "quadratic"          ? integrators::BendingModel::kQuadratic
+              : bending == "laplace_beltrami" ? integrators::BendingModel::kLaplaceBeltrami
+                                              : integrators::BendingModel::kNone;
+  d.bending_stiffness = root.real("bending_stiffness", d.bending_stiffness, 0.0);
   const LocalGlobalMaterial scene_material = read_material(root, LocalGlobalMaterial{d.model, d.elastic});
   d.model = scene_material.model;
   d.elastic = scene_material.elastic;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "bending.hpp"
 #include "contact_solver.hpp"
 #include "global_step.hpp"
 #include "kernels.hpp"
@@ -50,6 +51,7 @@ struct LocalGlobalIntegrator::Impl {
   DeviceArray<double> F_t, p_w, u;      // (9 n_tets) F^T, weighted projections, ADMM dual (NH only)
   DeviceArray<double> energy, ones;     // (n_tets) element energies, ones for their sum
   detail::TriangleElements tris;        // membranes (triangles.hpp); empty without
+  detail::BendingElements bending;      // the triangles' bending (bending.hpp); empty without
   std::unique_ptr<detail::LocalGlobalContactSolver> contact;  // null without obstacles
   std::vector<Obstacle> no_obstacles;                         // what obstacles() returns then
   TetSurfaces no_surfaces;                                    // what contact_surfaces() returns then

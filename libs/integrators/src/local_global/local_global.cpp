@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "bending.hpp"
 #include "impl.hpp"
 #include "kernels.hpp"
 #include "sinew/core/error.hpp"
@@ -27,6 +28,7 @@ using Clock = std::chrono::steady_clock;
 void LocalGlobalIntegrator::Impl::local_pass(int mode) {
   const detail::LocalMaterial* table = material_table.empty() ? nullptr : material_table.data();
   tris.local_pass(*backend, materials.single, table, mode, x);
+  bending.local_pass(*backend, mode, x);
   if (n_tets == 0) return;
   backend->spmv3(1.0, G, Op::kNoTranspose, x, 0.0, F_t);
   const detail::LocalMaterials tet_materials{materials.single, table,
@@ -38,9 +40,9 @@ void LocalGlobalIntegrator::Impl::local_pass(int mode) {
 }
 
 // E(x) of eq. (1) in energy units, from the element energies of the last local pass:
-// sum_e V_e Psi_e + 1/(2 h^2) (x - q~)^T M (x - q~) + 1/2 (x - t)^T W_pin (x - t). Fixed-order dots.
+// sum_e V_e Psi_e + E_bending + 1/(2 h^2) (x - q~)^T M (x - q~) + 1/2 (x - t)^T W_pin (x - t). Fixed-order dots.
 double LocalGlobalIntegrator::Impl::incremental_potential() {
-  double e = (n_tets > 0 ? backend->dot(energy, ones) : 0.0) + tris.energy(*backend);
+  double e = (n_tets > 0 ? backend->dot(energy, ones) : 0.0) + tris.energy(*backend) + bending.energy(*backend);
   backend->copy(x, tmp);
   backend->axpby(-1.0, y, 1.0, tmp);
   backend->multiply(mass3, tmp, tmp2);
@@ -96,6 +98,7 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
     Clock::time_point b = now();
     if (m.n_tets > 0) be.spmv3(h * h, m.G, Op::kTranspose, m.p_w, 0.0, m.b);  // h^2 G^T p_w: fixed-order gather
     m.tris.add_rhs(be, h * h, m.n_tets > 0 ? 1.0 : 0.0, m.b);
+    m.bending.add_rhs(be, h * h, m.b);  // bending needs triangles: b is written above
     be.axpby(1.0, m.c, 1.0, m.b);
     Clock::time_point c = now();
     m.global->solve(m.b, m.x);  // q^{k+1} = A^-1 b (eq. (6))

@@ -1,4 +1,4 @@
-// LocalGlobalOptions' checks and the global step's names (kept apart from local_global.cpp, the
+// LocalGlobalOptions' checks and the global step's and bending models' names (kept apart from local_global.cpp, the
 // integrator's setup and step, to keep each file to one concept).
 #include <cmath>
 #include <cstdio>
@@ -20,6 +20,18 @@ const char* global_step_name(GlobalStepKind kind) {
       return "cholmod";
     case GlobalStepKind::kJacobi:
       return "jacobi";
+  }
+  return "unknown";
+}
+
+const char* bending_model_name(BendingModel model) {
+  switch (model) {
+    case BendingModel::kNone:
+      return "none";
+    case BendingModel::kQuadratic:
+      return "quadratic";
+    case BendingModel::kLaplaceBeltrami:
+      return "laplace_beltrami";
   }
   return "unknown";
 }

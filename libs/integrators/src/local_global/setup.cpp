@@ -1,7 +1,7 @@
 // LocalGlobalIntegrator's construction in named stages: checks (all before any work, so that
-// nothing is half-built), lumped masses, G and A_s = M + h^2 sum W_e C_e C_e^T + h^2 sum w e_v
-// e_v^T (seed eq. (6)), the pins' targets, the global step (the only factorization, Sec. 3.3),
-// the backend arrays and the contact solver.
+// nothing is half-built), lumped masses, G and A_s = M + h^2 sum W_e C_e C_e^T + h^2 sum W_r G_r^T
+// G_r (bending) + h^2 sum w e_v e_v^T (seed eq. (6)), the pins' targets, the global step (the only factorization,
+// Sec. 3.3), the backend arrays and the contact solver.
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <array>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bending_kernels.hpp"
 #include "impl.hpp"
 #include "kernels.hpp"
 #include "sinew/core/error.hpp"
@@ -160,7 +161,9 @@ detail::BodySurfaces checked_loads_and_contact(const LocalGlobalDescription& d, 
           kWho + "body_contact: contact between the solid's " + std::to_string(bodies.surfaces.bodies) +
               " bodies needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step) + "; set body_contact = false to let them pass through");
-  require(can_run_kernel<detail::LocalStepKernel>(backend) && can_run_kernel<detail::TriangleLocalStepKernel>(backend),
+  require(can_run_kernel<detail::LocalStepKernel>(backend) &&
+              can_run_kernel<detail::TriangleLocalStepKernel>(backend) &&
+              can_run_kernel<detail::BendingLocalStepKernel>(backend),
           cannot_run_kernel_message(backend, "LocalGlobalIntegrator's local step"));
   return bodies;
 }
@@ -276,6 +279,7 @@ void LocalGlobalIntegrator::Impl::allocate(const LocalGlobalDescription& d, cons
   const std::size_t n3 = 3 * static_cast<std::size_t>(m.n);
   if (m.n_tets > 0) m.G = to_device(backend, G_host);
   m.tris.upload(backend, m.materials);
+  m.bending.upload(backend);
   if (!m.materials.table.empty()) m.material_table = backend.upload(m.materials.table);
   if (!d.tet_material.empty()) m.tet_material = backend.upload(d.tet_material);
   m.volumes = backend.upload(tet_volumes);
@@ -312,12 +316,14 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   m.h = d.time_step;
   const std::vector<TetRest> rests = checked_rest_shapes(d, m.tris);
   m.n = static_cast<Index>(d.rest_positions.size() / 3);
+  m.bending.build(d, m.n, kWho);
   m.n_tets = rests.size();
   m.masses = vertex_masses(d, m.n, rests, m.tris);
   detail::BodySurfaces bodies = checked_loads_and_contact(d, m.n, options, backend);
 
   TetOperators tets = assemble_tets(d, rests, m.materials, m.masses, options);
   m.tris.assemble(m.materials, m.masses, m.h, options.neo_hookean_weight, tets.triplets, tets.elastic_diagonal);
+  m.bending.assemble(m.h, tets.triplets, tets.elastic_diagonal);
   for (Index i = 0; i < m.n; ++i) tets.triplets.emplace_back(i, i, m.masses[i]);
   ResolvedTargets pins = resolve_targets(d, tets.elastic_diagonal, tets.triplets);
   m.targets = std::move(pins.targets);

@@ -42,6 +42,38 @@ struct PositionalTarget {
   double weight = 0.0;
 };
 
+/// Bending energy of the triangles (cloth) in the local-global path (LocalGlobalDescription::bending).
+/// Both forms are written as projective constraints W_r/2 |G_r x - p_r|^2 per coordinate, with
+/// k the bending stiffness (N m; the plate's D = E t^3 / (12 (1 - nu^2)) by default) and
+/// E_b ~ k/2 int (kappa1 + kappa2)^2 dA, the isometric plate energy D/2 int (2H)^2 dA.
+enum class BendingModel {
+  kNone,  ///< no bending: membranes only (every result bit for bit as without this field)
+  /// The quadratic isometric form (Bergou, Wardetzky, Grinspun, Schroeder 2006, "A quadratic
+  /// bending model for inextensible surfaces", eqs. (7)-(8); Wardetzky et al. 2007): per interior
+  /// edge (x0, x1) with opposite vertices x2, x3 the constant stencil K_e = (cot b0 + cot b1,
+  /// cot a0 + cot a1, -cot a0 - cot b0, -cot a1 - cot b1) of the rest interior angles a (at x0)
+  /// and b (at x1) in each adjacent triangle, and E_b = k/2 sum_e 3/(A0 + A1) |K_e x|^2 =
+  /// k/2 x^T Q x. Constant (p = 0): it only adds h^2 k Q to A. It assumes a flat rest shape
+  /// (Q x_rest = 0); a curved rest shape is pulled flat. Like every hinge energy its scale depends
+  /// on the triangulation: on a grid of right triangles bent about a grid axis E_b tends to
+  /// 3 x k/2 int (kappa1 + kappa2)^2 dA (only the edges across the bend, a third of the edge
+  /// areas, carry it), so a strip of such a mesh is about 3 times stiffer than the plate
+  /// (tests/integrators/local_global_bending_test.cpp measures it).
+  kQuadratic,
+  /// The Laplace-Beltrami form of projective dynamics (Bouaziz et al. 2014, Sec. 5 "bending"):
+  /// per interior vertex i the cotangent Laplacian (Delta x)_i = 1/(2 M_i) sum_j (cot a_ij +
+  /// cot b_ij)(x_j - x_i) with M_i the mixed Voronoi area (Meyer et al. 2003), E_b = k/2 sum_i A_i |(Delta x)_i -
+  /// p_i|^2 and the local step p_i = |(Delta x_rest)_i| (Delta x)_i / |(Delta x)_i|: zero for a flat rest shape, and a
+  /// curved one keeps its mean-curvature magnitude. A_i integrates the energy: M_i, plus the mixed Voronoi shares of a
+  /// triangle's boundary vertices split equally among its interior vertices (boundary vertices have no Laplacian, so
+  /// without this a strip n triangles wide would lose about 1/n of its stiffness). Consistent on the meshes tested: the
+  /// cylinder's energy converges to the plate's.
+  kLaplaceBeltrami
+};
+
+/// The name of a bending model: "none", "quadratic" or "laplace_beltrami".
+const char* bending_model_name(BendingModel model);
+
 /// One material of LocalGlobalDescription::materials: what a group of elements (a body, or an
 /// element region of a mesh) is made of.
 struct LocalGlobalMaterial {
@@ -80,6 +112,12 @@ struct LocalGlobalDescription {
   /// (n_triangles) index into materials of each triangle; empty = every triangle is of the
   /// single material above (model, elastic, density, thickness).
   std::vector<Index> triangle_material;
+  /// Bending of the triangles (BendingModel); needs triangles, every edge shared by at most two.
+  BendingModel bending = BendingModel::kNone;
+  /// Bending stiffness k (N m) of every triangle. 0 = automatic: each triangle's plate stiffness
+  /// D = E t^3 / (12 (1 - nu^2)) of its material; an edge (quadratic) or vertex (Laplace-
+  /// Beltrami) shared by triangles of several materials takes their area-weighted mean D.
+  double bending_stiffness = 0.0;
   Vec3 gravity{{0.0, 0.0, -9.81}};        ///< gravitational acceleration (m/s^2): f_ext = M g
   double time_step = 0.01;                ///< h (s); the paper's h = 0.01 s (Table 3)
   std::vector<PositionalTarget> targets;  ///< pinned / driven vertices
@@ -301,7 +339,9 @@ class LocalGlobalIntegrator {
   ///         material out of range (naming the element), a tet or triangle index out
   ///         of range or a degenerate / inverted rest tetrahedron or degenerate rest triangle
   ///         (naming the element), thickness not > 0 with triangles, masses or density not
-  ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bad options,
+  ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bending
+  ///         without triangles, bending_stiffness < 0, a non-manifold edge or no interior edge /
+  ///         vertex to bend (BendingModel), bad options,
   ///         or a backend that can run neither host code nor the CUDA kernel.
   LocalGlobalIntegrator(Backend& backend, const LocalGlobalDescription& description,
                         const LocalGlobalOptions& options = {});

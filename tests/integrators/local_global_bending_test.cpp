@@ -19,8 +19,6 @@
 namespace sinew::integrators::integrators_local_global_bending_test {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // A flat strip [x0, x0 + nx hx] x [0, ny hy] in z = 0, two triangles per cell with alternating
 // diagonals. Vertex (i, j) is i + (nx + 1) j.
 struct Strip {

@@ -17,6 +17,7 @@
 #include "sinew/backends/registry.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
+#include "sinew/core/small_matrix_ops.hpp"
 
 namespace sinew::scene::scene_solid_scenes_test {
 namespace {

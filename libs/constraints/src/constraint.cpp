@@ -113,21 +113,21 @@ void ConstraintRows::validate(Index num_velocities) const {
            blocks[static_cast<std::size_t>(c.block)].kind == BlockKind::kContactBoxFriction)))
       throw Error("ConstraintRows: a contact record names block " + std::to_string(c.block) +
                   ", which is not a contact block of the " + std::to_string(blocks.size()) + " blocks");
-  // Every step assembles its rows: one branch-free pass each, and the offender is looked for
-  // only when the pass fails.
+  // Every step assembles its rows: one pass each without building messages, and the offender is
+  // looked for only when a pass fails.
   auto entry_ok = [&](const Eigen::Triplet<double>& t) {
-    return (static_cast<std::size_t>(t.row()) < m) &
-           (static_cast<std::size_t>(t.col()) < static_cast<std::size_t>(num_velocities)) &
-           (std::abs(t.value()) <= std::numeric_limits<double>::max());
+    return static_cast<std::size_t>(t.row()) < m &&
+           static_cast<std::size_t>(t.col()) < static_cast<std::size_t>(num_velocities) &&
+           std::abs(t.value()) <= std::numeric_limits<double>::max();
   };
   auto row_ok = [&](std::size_t k) {
     constexpr double kMax = std::numeric_limits<double>::max();
-    return (std::abs(phi[k]) <= kMax) & (std::abs(target[k]) <= kMax) & (compliance[k] >= 0) & (compliance[k] <= kMax) &
-           (damping[k] >= 0) & (damping[k] <= kMax);
+    return std::abs(phi[k]) <= kMax && std::abs(target[k]) <= kMax && compliance[k] >= 0 && compliance[k] <= kMax &&
+           damping[k] >= 0 && damping[k] <= kMax;
   };
   bool all = true;
-  for (const auto& t : jacobian) all &= entry_ok(t);
-  for (std::size_t k = 0; k < m; ++k) all &= row_ok(k);
+  for (const auto& t : jacobian) all = entry_ok(t) && all;
+  for (std::size_t k = 0; k < m; ++k) all = row_ok(k) && all;
   if (all) return;
   for (const auto& t : jacobian)
     if (!entry_ok(t))

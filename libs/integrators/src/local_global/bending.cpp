@@ -97,13 +97,16 @@ void BendingElements::build(const LocalGlobalDescription& d, Index n, const std:
       edges[{std::min(u, w), std::max(u, w)}].push_back({t, d.triangles[3 * t + (a + 2) % 3]});
     }
   for (const auto& [edge, sides] : edges) {
-    const std::string e = "edge (" + std::to_string(edge.first) + ", " + std::to_string(edge.second) + ")";
-    require(sides.size() <= 2, name + e + " belongs to " + std::to_string(sides.size()) +
-                                   " triangles; bending needs a manifold mesh (at most two per edge)");
-    require(sides.size() < 2 || sides[0].opposite != sides[1].opposite,
-            name + "triangles " + std::to_string(sides[0].triangle) + " and " + std::to_string(sides[1].triangle) +
-                " are the same triangle (vertices " + std::to_string(edge.first) + " " + std::to_string(edge.second) +
-                " " + std::to_string(sides[0].opposite) + ")");
+    // The messages are built only on failure: an edge with one triangle has no sides[1].
+    require(sides.size() <= 2, [&, &edge = edge, &sides = sides] {
+      return name + "edge (" + std::to_string(edge.first) + ", " + std::to_string(edge.second) + ") belongs to " +
+             std::to_string(sides.size()) + " triangles; bending needs a manifold mesh (at most two per edge)";
+    });
+    require(sides.size() < 2 || sides[0].opposite != sides[1].opposite, [&, &edge = edge, &sides = sides] {
+      return name + "triangles " + std::to_string(sides[0].triangle) + " and " + std::to_string(sides[1].triangle) +
+             " are the same triangle (vertices " + std::to_string(edge.first) + " " + std::to_string(edge.second) +
+             " " + std::to_string(sides[0].opposite) + ")";
+    });
   }
   std::vector<Row> rows;
   if (d.bending == BendingModel::kQuadratic) {

@@ -9,6 +9,7 @@
 
 #include "expect_error.hpp"
 #include "random_sparse.hpp"
+#include "sinew/linalg/block_diagonal_solver.hpp"
 #include "sinew/linalg/cholmod_solver.hpp"
 #include "sinew/linalg/eigen_ldlt_solver.hpp"
 #include "sinew/linalg/fem_matrix.hpp"
@@ -62,6 +63,48 @@ TEST(LinearSolver, RefactorsNewValuesOnTheSamePattern) {
   EXPECT_LE((to_eigen(A) * s.solve(b) - b).norm(), 1e-12);
   CsrMatrix other = test::random_spd(40, 0.3, 4);
   EXPECT_SINEW_ERROR(s.factorize(other), "pattern given to compute()");
+}
+
+// compute() keeps its analysis while the pattern holds: new values on the kept analysis give
+// the bits of a fresh solver; a new pattern, and a failed analysis, are analysed anew.
+TEST(LinearSolver, KeepsTheAnalysisWhileThePatternHolds) {
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(60, -1.0, 2.0);
+  auto fresh = all_solvers();
+  auto kept = all_solvers();
+  CsrMatrix A = test::random_spd(60, 0.1, 21);
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    EXPECT_FALSE(kept[k]->analysed(A));
+    kept[k]->compute(A);
+    EXPECT_TRUE(kept[k]->analysed(A)) << kept[k]->name();
+  }
+  for (double& v : A.values) v *= 1.5;
+  A.values[0] += 1.0;  // the diagonal (0, 0): a new factor, not a scaled one
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    ASSERT_TRUE(kept[k]->analysed(A));
+    kept[k]->compute(A, InputCheck::kTrusted);
+    fresh[k]->compute(A);
+    const Eigen::VectorXd x = kept[k]->solve(b), want = fresh[k]->solve(b);
+    EXPECT_EQ(x, want) << kept[k]->name();
+    EXPECT_LE((to_eigen(A) * x - b).norm(), 1e-11 * b.norm()) << kept[k]->name();
+    const CsrMatrix other = test::random_spd(60, 0.2, 22);
+    EXPECT_FALSE(kept[k]->analysed(other));
+    kept[k]->compute(other);  // a new pattern: analysed again
+    EXPECT_LE((to_eigen(other) * kept[k]->solve(b) - b).norm(), 1e-11 * b.norm()) << kept[k]->name();
+  }
+  // A block-diagonal solver's analysis that fails (coupled rows) leaves nothing to keep: the
+  // next matrix, of the pattern analysed before, is analysed again and solved right.
+  Eigen::MatrixXd D = 2.0 * Eigen::MatrixXd::Identity(4, 4);
+  D(0, 1) = D(1, 0) = 0.5;
+  const CsrMatrix blocks = from_eigen(EigenCsr(D.sparseView()));
+  D(1, 2) = D(2, 1) = 0.5;
+  const CsrMatrix coupled = from_eigen(EigenCsr(D.sparseView()));
+  BlockDiagonalSolver s(2);
+  s.compute(blocks);
+  EXPECT_SINEW_ERROR(s.compute(coupled), "not block diagonal");
+  EXPECT_FALSE(s.analysed(blocks));
+  s.compute(blocks);
+  const Eigen::VectorXd c = Eigen::VectorXd::Ones(4);
+  EXPECT_LE((to_eigen(blocks) * s.solve(c) - c).norm(), 1e-14);
 }
 
 TEST(LinearSolver, CholmodFactorReproducesThePermutedMatrix) {

@@ -108,19 +108,23 @@ void add_contact(const model::SystemState& s, const ContactOptions& params, doub
                     where.obstacle >= 0 ? ContactSide{ContactSide::Kind::kObstacle, where.obstacle} : side_of(b)});
   const Vec3* dirs[3] = {&frame.normal, &frame.tangent1, &frame.tangent2};
   const Side* sides[2] = {&a, &b};
-  model::PointJacobian J;  // (3 x ndof), held in place
   for (int side = 0; side < 2; ++side) {
     const double sign = side == 0 ? 1.0 : -1.0;
     for (const model::WeightedPoint& term : *sides[side]) {
       if (term.point.kind == model::PointRef::Kind::kWorld) continue;  // static: no DOFs
       const model::PointKinematics k = model::point_kinematics(s, term.point);
-      model::point_jacobian(k, J);
+      // c^T J of the point's Jacobian J = [I, -[r]] (point_jacobian()) written out: c on the
+      // translation, r x c on the rotation (c^T (-[r] w) = (r x c) . w); the same numbers as
+      // the matrix product, whose other terms are exact zeros.
+      const double scale = term.weight * sign;
       for (int r = 0; r < 3; ++r) {
-        const Eigen::Vector3d c((*dirs[r])[0], (*dirs[r])[1], (*dirs[r])[2]);
-        const Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 6> row_values =
-            (term.weight * sign) * (c.transpose() * J);
-        for (int j = 0; j < k.ndof; ++j)
-          if (row_values[j] != 0.0) out.jacobian.emplace_back(row + r, k.dof + j, row_values[j]);
+        const Vec3& c = *dirs[r];
+        for (int j = 0; j < 3; ++j)
+          if (scale * c[j] != 0.0) out.jacobian.emplace_back(row + r, k.dof + j, scale * c[j]);
+        if (k.ndof != 6) continue;
+        const Vec3 rc = cross(k.r, c);
+        for (int j = 0; j < 3; ++j)
+          if (scale * rc[j] != 0.0) out.jacobian.emplace_back(row + r, k.dof + 3 + j, scale * rc[j]);
       }
     }
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace sinew {
 namespace {
@@ -21,9 +20,11 @@ std::string number_text(double v) {
 
 std::string number_text(double v, int digits) {
   if (!std::isfinite(v)) return non_finite_text(v);
+  // to_chars with a precision is printf's "%.*g" without its format parser and locale.
   char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.*g", std::clamp(digits, 1, 17), v);
-  return buffer;
+  const std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, std::clamp(digits, 1, 17));
+  return std::string(buffer, r.ptr);
 }
 
 }  // namespace sinew

@@ -391,10 +391,13 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
     }
   }
   // Uncoupled bodies (block-diagonal A) are factored block by block: no ordering to compute.
-  const LinearSolverKind kind = resolve_linear_solver(LinearSolverKind::kAuto, problem_.M);
-  if (kind != mass_solver_kind_) {
-    mass_solver_ = make_linear_solver(kind);
-    mass_solver_kind_ = kind;
+  // The solver kind follows from M's pattern alone: while the factor's analysis holds, so does it.
+  if (!mass_solver_ || !mass_solver_->analysed(problem_.M)) {
+    const LinearSolverKind kind = resolve_linear_solver(LinearSolverKind::kAuto, problem_.M);
+    if (kind != mass_solver_kind_) {
+      mass_solver_ = make_linear_solver(kind);
+      mass_solver_kind_ = kind;
+    }
   }
   constraints::DelassusProblem& local = local_;
   try {

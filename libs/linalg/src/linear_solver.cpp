@@ -43,20 +43,31 @@ void LinearSolver::check_matrix(const CsrMatrix& A) const {
       throw Error(name() + ": matrix entry " + std::to_string(k) + " is not finite (" + number_text(A.values[k]) + ")");
 }
 
+bool LinearSolver::analysed(const CsrMatrix& A) const {
+  return analysed_ && A.rows == rows_ && A.cols == rows_ && A.row_ptr == pattern_row_ptr_ &&
+         A.col_idx == pattern_col_idx_;
+}
+
 void LinearSolver::compute(const CsrMatrix& A, InputCheck check) {
   if (check == InputCheck::kFull) check_matrix(A);
   factored_ = false;
-  do_analyze(A);
-  rows_ = A.rows;
-  pattern_row_ptr_ = A.row_ptr;
-  pattern_col_idx_ = A.col_idx;
+  // An integrator factors a mass or step matrix of one pattern every step: comparing the pattern
+  // costs a fraction of analysing it again (orderings, block structure, copies).
+  if (!analysed(A)) {
+    analysed_ = false;  // a do_analyze() that throws may leave its state half-written
+    do_analyze(A);
+    rows_ = A.rows;
+    pattern_row_ptr_ = A.row_ptr;
+    pattern_col_idx_ = A.col_idx;
+    analysed_ = true;
+  }
   do_factorize(A);
   factored_ = true;
 }
 
 void LinearSolver::factorize(const CsrMatrix& A) {
-  if (rows_ == 0 && !factored_) throw Error(name() + ": factorize() before compute(): no pattern was analysed");
-  if (A.row_ptr != pattern_row_ptr_ || A.col_idx != pattern_col_idx_)
+  if (!analysed_) throw Error(name() + ": factorize() before compute(): no pattern was analysed");
+  if (!analysed(A))
     throw Error(name() + ": factorize() needs the pattern given to compute(); call compute() for a new pattern");
   check_matrix(A);
   factored_ = false;

@@ -22,7 +22,8 @@ class LinearSolver {
   /// Short name of the implementation, e.g. "cholmod-supernodal-nesdis".
   virtual std::string name() const = 0;
 
-  /// Symbolic analysis (fill-reducing ordering) and numeric factorization of @p A. Throws
+  /// Symbolic analysis (fill-reducing ordering) and numeric factorization of @p A; the analysis
+  /// is kept, and skipped, while A's pattern is the one analysed last (analysed()). Throws
   /// sinew::Error when A is not square, not symmetric, has non-finite entries, or is not
   /// positive definite (naming the failing pivot); with InputCheck::kTrusted only the last
   /// (the factorization's own) is checked.
@@ -42,6 +43,9 @@ class LinearSolver {
   Index rows() const { return rows_; }
   /// True once a factorization is available.
   bool factored() const { return factored_; }
+  /// True when @p A has the pattern (row pointers and column indices) of the last successful
+  /// analysis, so that compute() would only refactor it.
+  bool analysed(const CsrMatrix& A) const;
 
  protected:
   /// Fill-reducing ordering and symbolic factorization of the (checked) matrix.
@@ -58,6 +62,7 @@ class LinearSolver {
 
   Index rows_ = 0;
   bool factored_ = false;
+  bool analysed_ = false;                                 // pattern_* hold the pattern of a completed do_analyze()
   std::vector<Index> pattern_row_ptr_, pattern_col_idx_;  // the analysed pattern
 };
 

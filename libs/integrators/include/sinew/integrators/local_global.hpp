@@ -156,6 +156,22 @@ struct LocalGlobalDescription {
   /// Coulomb coefficient mu >= 0 of the contacts between bodies. 0.5: a rubber-like soft pair
   /// (the cable finger's value; scene files: `body_friction`).
   double body_friction = 0.5;
+  /// Self-contact of the triangles (cloth): a cloth folding or draping onto itself does not pass
+  /// through itself (cloth_self_contacts.hpp). Each vertex of a triangle against the triangles
+  /// that do not hold it, and each edge against the edges that share no vertex with it (every
+  /// triangle takes part: contact_vertices choose what touches obstacles), kept contact_thickness
+  /// apart (the gap between the layers: about the cloth's thickness; 0 lets layers touch with
+  /// round-off in between, so keep it > 0) under the same margin rule as the contacts between
+  /// bodies. Two-sided: a pair keeps the side of its last step's contact, else the side it is on
+  /// at the start of the step. Rows and friction (self_friction) as the contacts between bodies;
+  /// needs the kSparseInverse global step. contact_thickness + contact_margin must stay below the
+  /// distance from a vertex to the nearest mesh feature outside its neighbourhood (about an edge
+  /// length), or the flat cloth touches itself. false (default) = no self-contact, every result
+  /// bit for bit as without this field (scene files: `self_contact`).
+  bool self_contact = false;
+  /// Coulomb coefficient mu >= 0 of the cloth's self-contacts. 0.3: cotton on cotton (scene files:
+  /// `self_friction`).
+  double self_friction = 0.3;
 };
 
 /// How the global step q = A^-1 b (eq. (6)) is solved.
@@ -237,10 +253,12 @@ struct LocalGlobalReport {
   std::vector<Index> contact_vertex;
   /// (contacts) the other side of each contact: the body-contact triangle's index in
   /// LocalGlobalIntegrator::contact_surfaces().triangles, -1 against an obstacle, -2 for an
-  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex), or -3 for a
+  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex), -3 for a
   /// mesh obstacle's sharp vertex or edge on a point of a body's surface
   /// (LocalGlobalDescription::obstacle_features; contact_vertex is then the point's first vertex,
-  /// contact_nodes its two or three vertices, contact_weights and contact_barycentric their weights).
+  /// contact_nodes its two or three vertices, contact_weights and contact_barycentric their weights),
+  /// -4 for a vertex-triangle self-contact of the cloth (LocalGlobalDescription::self_contact;
+  /// contact_nodes: the vertex and the triangle's three) or -5 for an edge-edge one (as -2).
   std::vector<Index> contact_triangle;
   /// (3 contacts) barycentric weights b of the triangle's closest point (0 against an
   /// obstacle): the contact's impulse R = n r_n + t1 r_t1 + t2 r_t2 acts as +R on the vertex and

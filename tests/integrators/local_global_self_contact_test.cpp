@@ -200,7 +200,7 @@ TEST(LocalGlobalSelfContact, BackendsAndCheckpointGiveTheSameBits) {
   auto be = make_backend("serial");
   const LocalGlobalDescription d = fold_on_table(true);
   LocalGlobalIntegrator a(*be, d), b(*be, d);
-  constexpr int kStart = 95, kFrom = 105, kEnd = 115;
+  constexpr int kStart = 100, kFrom = 105, kEnd = 110;
   int f = 0;
   for (; f < kStart; ++f) {
     move_targets(a, f);

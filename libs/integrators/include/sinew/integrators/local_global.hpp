@@ -134,7 +134,8 @@ struct LocalGlobalDescription {
   /// the prediction q~ (inertia and gravity) catches fast vertices but not those that elastic
   /// forces push within the step (docs/benchmarks.md).
   double contact_margin = -1.0;
-  /// Gap kept between vertices and obstacle surfaces (m): u_n drives distance - thickness to >= 0.
+  /// Gap kept between vertices and obstacle surfaces, between bodies and between the layers of the
+  /// cloth's self-contact (m): u_n drives distance - thickness to >= 0.
   double contact_thickness = 0.0;
   /// Cables (local_global_cable.hpp): bilateral rows solved with the contacts in the constrained
   /// global step (seed Sec. 7.8; kSparseInverse global step only); empty = none.
@@ -335,8 +336,9 @@ struct LocalGlobalReport {
 /// energy are those of its material, and the local step reads its material from a table on the
 /// backend; with one material there is no table and every element takes the same constants.
 ///
-/// Contact (description.obstacles, between bodies with description.body_contact, and mesh obstacles'
-/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features;
+/// Contact (description.obstacles, between bodies with description.body_contact, mesh obstacles'
+/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features, and the
+/// cloth's self-contact with description.self_contact;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
 /// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q =
@@ -359,7 +361,8 @@ class LocalGlobalIntegrator {
   ///         (naming the element), thickness not > 0 with triangles, masses or density not
   ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bending
   ///         without triangles, bending_stiffness < 0, a non-manifold edge or no interior edge /
-  ///         vertex to bend (BendingModel), bad options,
+  ///         vertex to bend (BendingModel), self_contact or body contact without the kSparseInverse
+  ///         global step, body_friction or self_friction < 0, bad options,
   ///         or a backend that can run neither host code nor the CUDA kernel.
   LocalGlobalIntegrator(Backend& backend, const LocalGlobalDescription& description,
                         const LocalGlobalOptions& options = {});

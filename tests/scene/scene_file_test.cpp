@@ -325,6 +325,33 @@ TEST(SceneFile, ReadsBodyContactKeys) {
   expect_error(j, "/body_frction", "body_friction");  // unknown key, with the key it resembles
 }
 
+// self_contact and self_friction reach LocalGlobalDescription (off and 0.3 by default); bad values
+// name the key and what was expected.
+TEST(SceneFile, ReadsSelfContactKeys) {
+  nlohmann::json j = valid_scene();
+  j["self_contact"] = true;
+  j["self_friction"] = 0.15;
+  SceneFile f;
+  detail::LocalGlobalParts parts;
+  detail::parse_scene_with(j.dump(), "test.json", f, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  EXPECT_TRUE(parts.scene.description.self_contact);
+  EXPECT_EQ(parts.scene.description.self_friction, 0.15);
+  SceneFile g;
+  detail::parse_scene_with(valid_scene().dump(), "test.json", g, [&](detail::JsonObject& root, SceneFile& out) {
+    parts = detail::read_local_global_parts(root, fs::temp_directory_path(), out);
+  });
+  EXPECT_FALSE(parts.scene.description.self_contact);
+  EXPECT_EQ(parts.scene.description.self_friction, 0.3);
+  j = valid_scene();
+  j["self_contact"] = "on";
+  expect_error(j, "/self_contact", "true or false");
+  j = valid_scene();
+  j["self_friction"] = -1;
+  expect_error(j, "/self_friction", "a number >= 0");
+}
+
 // bending and bending_stiffness reach LocalGlobalDescription; bad values name the key.
 TEST(SceneFile, ReadsBendingKeys) {
   nlohmann::json j = valid_scene();

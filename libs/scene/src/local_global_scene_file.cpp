@@ -295,6 +295,9 @@ LocalGlobalParts read_local_global_parts(JsonObject& root, const std::filesystem
   d.obstacle_features = root.boolean("obstacle_features", d.obstacle_features);
   d.body_friction =
       root.real("body_friction", d.body_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
+  d.self_contact = root.boolean("self_contact", d.self_contact);
+  d.self_friction =
+      root.real("self_friction", d.self_friction, 0.0, std::numeric_limits<double>::max(), "a number >= 0");
   const std::string bending = root.choice("bending", {"none", "quadratic", "laplace_beltrami"}, "none");
   d.bending = bending == "quadratic"          ? integrators::BendingModel::kQuadratic
               : bending == "laplace_beltrami" ? integrators::BendingModel::kLaplaceBeltrami

@@ -10,8 +10,10 @@
 // pose (9 + 3) and motion (3 + 3), per cable its pull and previous impulse, and the warm start:
 // uint64 count, per previous contact int64 vertex, int64 obstacle (obstacles + triangle for a
 // vertex-triangle contact between bodies, obstacles + triangles + edge b for an edge-edge one,
-// past those an obstacle feature's key), int64 second key (edge a's second vertex for an edge-edge
-// contact, the body edge's second vertex for a feature edge's, -1 otherwise; new in version 2), 9 frame values (n, t1,
+// past those an obstacle feature's key, past those the cloth's self-contacts': its triangle, then
+// triangles + its edge b), int64 second key (edge a's second vertex for an edge-edge contact, between
+// bodies or of the cloth, the body edge's second vertex for a feature edge's, -1 otherwise; new in
+// version 2), 9 frame values (n, t1,
 // t2) and 3 impulses. Everything else in Impl is rebuilt from the description (A, S', G, masses) or reset at each
 // step's start (q~, b, the ADMM duals, which restart at 0 each step; Jacobi's start is q~).
 #include <cstdint>
@@ -85,12 +87,17 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
   const std::size_t edges = bodies_.active ? boundary_edges(bodies_.surfaces).size() : 0;
   // And one per (obstacle feature, body) or (feature, body vertex) pair, counted loosely.
   const std::size_t features = features_ ? static_cast<std::size_t>(features_->keys()) : 0;
-  const std::size_t count = in.bounded_count(
-      candidates_.size() * sides + edges * edges + features * (candidates_.size() + sides), "previous contacts");
+  // And one per (vertex, triangle) and per pair of edges of the cloth.
+  const std::size_t cloth_triangles = static_cast<std::size_t>(cloth_triangles_);
+  const std::size_t cloth_edges = cloth_ ? cloth_->edges().size() : 0;
+  const std::size_t count =
+      in.bounded_count(candidates_.size() * sides + edges * edges + features * (candidates_.size() + sides) +
+                           order_.size() * cloth_triangles + cloth_edges * cloth_edges,
+                       "previous contacts");
   // The key of a body contact is obstacles + its triangle, obstacles + triangles + edge b, or
   // past those an obstacle feature's (VertexContact::obstacle).
   const std::int64_t triangle_keys = static_cast<std::int64_t>(obstacles_.size() + bodies_.surfaces.triangles.size());
-  const std::int64_t keys = first_feature_key_ + static_cast<std::int64_t>(features);
+  const std::int64_t keys = first_cloth_key_ + static_cast<std::int64_t>(cloth_triangles + cloth_edges);
   s.contacts_prev.resize(count);
   s.r_prev.resize(3 * count);
   for (std::size_t j = 0; j < count; ++j) {
@@ -98,8 +105,11 @@ LocalGlobalContactSolver::State LocalGlobalContactSolver::read(CheckpointReader&
     const auto vertex = in.get<std::int64_t>("contact vertex");
     const auto obstacle = in.get<std::int64_t>("contact obstacle");
     const auto second = in.get<std::int64_t>("contact second key");
-    // A feature's second key is checked loosely: any later vertex (its body edge's).
-    const bool edge = obstacle >= triangle_keys && (obstacle < first_feature_key_ || second != -1);
+    // A feature's second key is checked loosely: any later vertex (its body edge's). The cloth's
+    // vertex-triangle keys have none, its edge-edge keys edge a's second vertex.
+    const std::int64_t cloth_edge_keys = first_cloth_key_ + static_cast<std::int64_t>(cloth_triangles);
+    const bool edge = obstacle >= triangle_keys && (obstacle < first_feature_key_ || obstacle >= cloth_edge_keys ||
+                                                    (obstacle < first_cloth_key_ && second != -1));
     require(vertex >= 0 && vertex < n_ && obstacle >= 0 && obstacle < keys &&
                 (edge ? second > vertex && second < n_ : second == -1),
             in.who() + "previous contact " + std::to_string(j) + " names vertex " + std::to_string(vertex) +

@@ -1,4 +1,5 @@
-// LocalGlobalContactSolver: collision (obstacles, and vertex-triangle contact between bodies), H, d, W
+// LocalGlobalContactSolver: collision (obstacles, contact between bodies, the cloth's self-contact in
+// cloth_self_contact.cpp), H, d, W
 // (delassus.cpp), and the per-iteration indicator-Newton step
 // and correction of the constrained global step (seed Sec. 5, Algorithm 4).
 #include "contact_solver.hpp"
@@ -92,6 +93,8 @@ void validate_contact(const LocalGlobalDescription& d, Index n, const std::strin
           who + "contact_thickness must be finite and >= 0, got " + number_text(d.contact_thickness));
   require(std::isfinite(d.body_friction) && d.body_friction >= 0.0,
           who + "body_friction must be finite and >= 0, got " + number_text(d.body_friction));
+  require(std::isfinite(d.self_friction) && d.self_friction >= 0.0,
+          who + "self_friction must be finite and >= 0, got " + number_text(d.self_friction));
 }
 
 BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n) {
@@ -140,7 +143,8 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
       timed_(timed),
       op_(&op),
       bodies_(std::move(bodies)),
-      body_friction_(d.body_friction) {
+      body_friction_(d.body_friction),
+      self_friction_(d.self_friction) {
   cables_ = d.cables;  // checked by validate_cables(); resolve automatic rest lengths
   for (Cable& c : cables_)
     if (c.rest_length < 0.0) c.rest_length = cable_length(c, d.rest_positions);
@@ -154,6 +158,9 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
     for (Index v = 0; v < n_; ++v) candidates_.push_back(v);
   std::sort(candidates_.begin(), candidates_.end());
   candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
+  order_ = candidates_;
+  touches_obstacles_.assign(static_cast<std::size_t>(n_), 0);
+  for (Index v : candidates_) touches_obstacles_[v] = 1;
   const EigenCsr St = to_eigen(inverse.factor()).transpose();
   St_ = to_device(backend, from_eigen(St));
   require(options.schur != SchurAssembly::kDense || backend.runs_host_code(),
@@ -174,14 +181,16 @@ LocalGlobalContactSolver::LocalGlobalContactSolver(Backend& backend, const Local
   c3n_ = backend.allocate<double>(n3);
   x_host_.resize(n3);
   y_host_.resize(n3);
-  if (bodies_.active) {
-    xs_.resize(static_cast<std::size_t>(n_));
-    ys_.resize(static_cast<std::size_t>(n_));
-  }
   first_feature_key_ = static_cast<int>(obstacles_.size() + bodies_.surfaces.triangles.size() +
                                         (bodies_.active ? boundary_edges(bodies_.surfaces).size() : 0));
   if (d.obstacle_features)
     features_ = std::make_unique<ObstacleFeatureContacts>(obstacles_, d.tets, candidates_, n_, kSharpEdgeAngle);
+  first_cloth_key_ = first_feature_key_ + (features_ ? features_->keys() : 0);
+  if (cloth_self_contact(d)) build_cloth(d);
+  if (bodies_.active || cloth_) {
+    xs_.resize(static_cast<std::size_t>(n_));
+    ys_.resize(static_cast<std::size_t>(n_));
+  }
   constraints::IndicatorStepOptions so;
   so.function = options.function;
   so.cr_iterations = options.cr_iterations;
@@ -256,7 +265,14 @@ void LocalGlobalContactSolver::detect_contacts() {
   witness_.clear();
   std::vector<double>& e_host = e_host_;
   e_host.clear();
+  for (std::size_t v = 0; v < xs_.size(); ++v)  // the positions as points for the detectors
+    for (int i = 0; i < 3; ++i) {
+      xs_[v][i] = x_host_[3 * v + i];
+      ys_[v][i] = y_host_[3 * v + i];
+    }
   detect_body_contacts();
+  detect_cloth_contacts();
+  std::size_t next_cloth_vt = 0, next_cloth_ee = 0;  // cloth_vt_ and cloth_ee_ are sorted by vertex too
   if (features_) features_->detect(obstacles_, x_host_, y_host_, h_, margin_, thickness_, first_feature_key_);
   const std::vector<FeatureContact> no_features;
   const std::vector<FeatureContact>& features = features_ ? features_->found() : no_features;
@@ -265,11 +281,11 @@ void LocalGlobalContactSolver::detect_contacts() {
   const int n_triangle_keys = n_obstacles + static_cast<int>(bodies_.surfaces.triangles.size());
   std::size_t next_found = 0;  // found_ is sorted by (vertex, triangle) and its vertices are candidates
   std::size_t next_edge = 0;   // found_edges_ likewise by (a0, edge b, a1)
-  for (Index v : candidates_) {
+  for (Index v : order_) {
     const std::size_t o3 = 3 * static_cast<std::size_t>(v);
     const Vec3 x{{x_host_[o3], x_host_[o3 + 1], x_host_[o3 + 2]}};
     const Vec3 y{{y_host_[o3], y_host_[o3 + 1], y_host_[o3 + 2]}};
-    for (std::size_t k = 0; k < obstacles_.size(); ++k) {
+    for (std::size_t k = 0; k < (touches_obstacles_[v] ? obstacles_.size() : 0); ++k) {
       const Obstacle& o = obstacles_[k];
       SignedDistance at_start = obstacle_distance(x, o);
       double predicted = obstacle_distance(y, o).distance;
@@ -339,6 +355,8 @@ void LocalGlobalContactSolver::detect_contacts() {
       const double d = f.gap - thickness_;
       for (int i = 0; i < 3; ++i) e_host.push_back((i == 0 ? d / h_ : 0.0) - dot(f.rows.frame[i], f.obstacle_velocity));
     }
+    // Then the cloth's self-contacts (keys past the features').
+    append_cloth_contacts(v, next_cloth_vt, next_cloth_ee);
   }
 }
 
@@ -349,11 +367,6 @@ void LocalGlobalContactSolver::detect_contacts() {
 void LocalGlobalContactSolver::detect_body_contacts() {
   found_.clear();
   if (!bodies_.active) return;
-  for (std::size_t v = 0; v < xs_.size(); ++v)
-    for (int i = 0; i < 3; ++i) {
-      xs_[v][i] = x_host_[3 * v + i];
-      ys_[v][i] = y_host_[3 * v + i];
-    }
   detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
   // Edge-edge contacts in the contacts' key order (a0, edge b, a1).
   edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_);
@@ -399,7 +412,9 @@ void LocalGlobalContactSolver::assemble_rows() {
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     const Contact& c = contacts_[j];
     const int obstacle = obstacle_of(c);
-    blocks_[j].mu = obstacle >= 0 ? obstacles_[static_cast<std::size_t>(obstacle)].friction : body_friction_;
+    blocks_[j].mu = obstacle >= 0         ? obstacles_[static_cast<std::size_t>(obstacle)].friction
+                    : is_cloth_contact(c) ? self_friction_
+                                          : body_friction_;
     Index verts[kMaxContactVertices];
     double weights[kMaxContactVertices];
     const int count = contact_entries(c, verts, weights);
@@ -631,9 +646,15 @@ void LocalGlobalContactSolver::end_step(bool advanced, LocalGlobalReport& report
     const int n_obstacles = static_cast<int>(obstacles_.size());
     for (std::size_t j = 0; j < nc; ++j) {
       const Contact& c = contacts_[j];
-      const bool edge = is_edge_contact(c), feature = is_feature_contact(c);
+      const bool cloth = is_cloth_contact(c), cloth_edge = is_cloth_edge_contact(c);
+      const bool edge = is_edge_contact(c) || cloth_edge, feature = is_feature_contact(c);
       report.contact_vertex[j] = c.vertex;
-      report.contact_triangle[j] = c.obstacle < n_obstacles ? -1 : edge ? -2 : feature ? -3 : c.obstacle - n_obstacles;
+      report.contact_triangle[j] = c.obstacle < n_obstacles ? -1
+                                   : cloth_edge             ? -5
+                                   : cloth                  ? -4
+                                   : edge                   ? -2
+                                   : feature                ? -3
+                                                            : c.obstacle - n_obstacles;
       report.contact_obstacle[j] = obstacle_of(c);
       for (int i = 0; i < 3; ++i) {
         report.contact_points_a[3 * j + i] = witness_[2 * j][i];

@@ -1,7 +1,8 @@
 // The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles,
 // vertex-triangle and edge-edge contact between bodies, and mesh obstacles' sharp features on the
 // bodies' surfaces: obstacle_features.hpp), H, d, the Delassus
-// operator W = H S'^T S' H^T (delassus.hpp), and per L-G iteration the indicator-Newton step on
+// operator W = H S'^T S' H^T (delassus.hpp), the self-contact of the triangles (cloth, cloth_self_contact.cpp),
+// and per L-G iteration the indicator-Newton step on
 // u = W r + q_loc followed by the correction q = q_free + A^-1 h H^T r (Algorithm 4). The
 // formulation and its h factors are in include/sinew/integrators/local_global_contact.hpp.
 #pragma once
@@ -16,6 +17,7 @@
 #include "delassus.hpp"
 #include "local_problem.hpp"
 #include "obstacle_features.hpp"
+#include "sinew/collision/cloth_self_contacts.hpp"
 #include "sinew/collision/edge_edge_contacts.hpp"
 #include "sinew/collision/vertex_triangle_contacts.hpp"
 #include "sinew/constraints/constraint_problem.hpp"
@@ -55,6 +57,10 @@ struct BodySurfaces {
 /// The BodySurfaces of @p d (tets already checked) for @p n vertices; inactive (and empty)
 /// when d.body_contact is false.
 BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n);
+
+/// Whether @p d asks for the self-contact of its triangles (LocalGlobalDescription::self_contact
+/// with triangles).
+inline bool cloth_self_contact(const LocalGlobalDescription& d) { return d.self_contact && !d.triangles.empty(); }
 
 /// Contact state and workspace of one LocalGlobalIntegrator (see the file comment).
 class LocalGlobalContactSolver {
@@ -117,6 +123,13 @@ class LocalGlobalContactSolver {
   /// the side it is on).
   double sheet_side(Index v, int obstacle, const SignedDistance& d) const;
   void detect_body_contacts();
+  /// The cloth's self-contacts at q_t (cloth_self_contact.cpp), their sides kept from contacts_prev_.
+  void detect_cloth_contacts();
+  /// Makes cloth_ from @p d's triangles (all of them) and adds their vertices to order_.
+  void build_cloth(const LocalGlobalDescription& d);
+  /// Appends vertex @p v's cloth self-contacts (its vertex-triangle ones from @p next_vt, its edge-edge
+  /// ones as edge a's first vertex from @p next_ee) to contacts_, witness_ and e_host_.
+  void append_cloth_contacts(Index v, std::size_t& next_vt, std::size_t& next_ee);
   void gather_cables(LocalGlobalReport& report);
   void assemble_rows();
   void warm_start();
@@ -132,11 +145,19 @@ class LocalGlobalContactSolver {
            c.obstacle < first_feature_key_;
   }
   /// Whether @p c is an obstacle feature's contact with a body's surface (obstacle_features.hpp).
-  bool is_feature_contact(const Contact& c) const { return c.obstacle >= first_feature_key_; }
-  /// The second part of @p c's key (VertexContact::obstacle): tri[0] for an edge-edge contact and
-  /// a feature edge's, else -1.
+  bool is_feature_contact(const Contact& c) const {
+    return c.obstacle >= first_feature_key_ && c.obstacle < first_cloth_key_;
+  }
+  /// Whether @p c is a self-contact of the cloth (keys past the features': first_cloth_key_ + its
+  /// triangle, then + triangles + its edge b).
+  bool is_cloth_contact(const Contact& c) const { return c.obstacle >= first_cloth_key_; }
+  /// Whether @p c is an edge-edge self-contact of the cloth.
+  bool is_cloth_edge_contact(const Contact& c) const { return c.obstacle >= first_cloth_key_ + cloth_triangles_; }
+  /// The second part of @p c's key (VertexContact::obstacle): tri[0] for an edge-edge contact (between
+  /// bodies or of the cloth) and a feature edge's, else -1.
   Index second_key(const Contact& c) const {
-    return is_edge_contact(c) || (is_feature_contact(c) && c.tri[1] < 0) ? c.tri[0] : Index{-1};
+    return is_edge_contact(c) || is_cloth_edge_contact(c) || (is_feature_contact(c) && c.tri[1] < 0) ? c.tri[0]
+                                                                                                     : Index{-1};
   }
   /// The obstacle of @p c, or -1 for a contact between bodies.
   int obstacle_of(const Contact& c) const {
@@ -148,7 +169,9 @@ class LocalGlobalContactSolver {
   LocalGlobalContactOptions options_;
   std::vector<Obstacle> obstacles_;
   std::vector<Index> candidates_;  // contact vertices, ascending
-  std::vector<double> masses_;     // (n)
+  std::vector<Index> order_;       // the vertices whose contacts are gathered: candidates_ and the cloth's, ascending
+  std::vector<char> touches_obstacles_;  // (n) whether a vertex is a contact vertex (touches obstacles)
+  std::vector<double> masses_;           // (n)
   double h_, margin_, thickness_;
   Index n_;
   bool timed_;
@@ -177,24 +200,33 @@ class LocalGlobalContactSolver {
   std::vector<Vec3> xs_, ys_;                          // (n) q_t and q~ as points, for the detector
   std::unique_ptr<ObstacleFeatureContacts> features_;  // obstacle features on the bodies' surfaces
   int first_feature_key_ = 0;                          // obstacles + triangles + body edges
-  mutable std::vector<Index> group_;                   // (contacts) scratch of use_operator()
-  std::vector<Contact> contacts_;                      // this step's, ordered by vertex then obstacle key
-  std::vector<Vec3> witness_;                          // (2 contacts) points on A (the solid) and B at q_t
-  std::vector<Cable> cables_;                          // rest lengths resolved, current pulls
-  std::vector<std::size_t> active_;                    // cables with pull > 0 this step: rows 3c + i
-  CableRows cable_rows_;                               // (active) row entries of H, by vertex
-  std::vector<double> cable_r_prev_;                   // (cables) previous step's impulses, 0 if slack
-  std::size_t rows_ = 0;                               // rows of this step: 3 contacts + pulled cables
-  std::vector<constraints::ConstraintBlock> blocks_;   // (contacts) circular-cone blocks
-  std::vector<double> r_prev_;                         // (3 contacts of the previous step) impulses
-  std::vector<Contact> contacts_prev_;                 // the previous step's contacts (warm start)
-  std::vector<double> x_host_, y_host_;                // (3n) q_t and q~ downloaded for collision
-  CsrMatrix H_host_;                                   // (3c + a x 3n) H on the host
-  DeviceCsr H_, W_;                                    // (3c x 3n), (3c x 3c)
-  DeviceArray<double> e_;                              // (3c + a) d/h - H v_obs; cables: relinearize_cables()
-  std::vector<double> e_host_;                         // (3c + a) e_ on the host
-  DeviceArray<double> q_loc_, r_, u_;                  // (3c) local free velocity, impulses, velocity
-  DeviceArray<double> t3n_, c3n_;                      // (3n) scratch
+  // The cloth's self-contact (LocalGlobalDescription::self_contact; cloth_self_contact.cpp).
+  std::unique_ptr<ClothSelfContactDetector> cloth_;        // null without
+  double self_friction_ = 0.0;                             // its Coulomb coefficient
+  int first_cloth_key_ = 0;                                // first_feature_key_ + the features' keys
+  int cloth_triangles_ = 0;                                // the detector's triangles
+  std::vector<ClothVertexTriangleContact> cloth_vt_;       // this step's, by (vertex, triangle)
+  std::vector<ClothEdgeEdgeContact> cloth_ee_;             // this step's, by (a0, edge b, a1)
+  std::vector<ClothVertexTriangleContact> cloth_vt_prev_;  // the last step's keys and normals (their sides)
+  std::vector<ClothEdgeEdgeContact> cloth_ee_prev_;        // likewise
+  mutable std::vector<Index> group_;                       // (contacts) scratch of use_operator()
+  std::vector<Contact> contacts_;                          // this step's, ordered by vertex then obstacle key
+  std::vector<Vec3> witness_;                              // (2 contacts) points on A (the solid) and B at q_t
+  std::vector<Cable> cables_;                              // rest lengths resolved, current pulls
+  std::vector<std::size_t> active_;                        // cables with pull > 0 this step: rows 3c + i
+  CableRows cable_rows_;                                   // (active) row entries of H, by vertex
+  std::vector<double> cable_r_prev_;                       // (cables) previous step's impulses, 0 if slack
+  std::size_t rows_ = 0;                                   // rows of this step: 3 contacts + pulled cables
+  std::vector<constraints::ConstraintBlock> blocks_;       // (contacts) circular-cone blocks
+  std::vector<double> r_prev_;                             // (3 contacts of the previous step) impulses
+  std::vector<Contact> contacts_prev_;                     // the previous step's contacts (warm start)
+  std::vector<double> x_host_, y_host_;                    // (3n) q_t and q~ downloaded for collision
+  CsrMatrix H_host_;                                       // (3c + a x 3n) H on the host
+  DeviceCsr H_, W_;                                        // (3c x 3n), (3c x 3c)
+  DeviceArray<double> e_;                                  // (3c + a) d/h - H v_obs; cables: relinearize_cables()
+  std::vector<double> e_host_;                             // (3c + a) e_ on the host
+  DeviceArray<double> q_loc_, r_, u_;                      // (3c) local free velocity, impulses, velocity
+  DeviceArray<double> t3n_, c3n_;                          // (3n) scratch
   std::unique_ptr<constraints::IndicatorNewtonStep> step_;
   // ContactSolve::kConverged and kAuto: the converged solve, and whether this step uses it.
   std::unique_ptr<ConvergedLocalSolve> converged_;

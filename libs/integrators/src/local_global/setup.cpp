@@ -161,6 +161,12 @@ detail::BodySurfaces checked_loads_and_contact(const LocalGlobalDescription& d, 
           kWho + "body_contact: contact between the solid's " + std::to_string(bodies.surfaces.bodies) +
               " bodies needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step) + "; set body_contact = false to let them pass through");
+  require(!detail::cloth_self_contact(d) || options.global_step == GlobalStepKind::kSparseInverse,
+          kWho +
+              "self_contact: the self-contact of the triangles needs the kSparseInverse global step (W = H S'^T "
+              "S' H^T, eq. (27)), got " +
+              global_step_name(options.global_step) +
+              "; set self_contact = false to let the cloth pass through itself");
   require(can_run_kernel<detail::LocalStepKernel>(backend) &&
               can_run_kernel<detail::TriangleLocalStepKernel>(backend) &&
               can_run_kernel<detail::BendingLocalStepKernel>(backend),
@@ -334,8 +340,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
 
   m.global = detail::make_global_step(backend, m.As, options);
   m.allocate(d, tets.G, tets.volumes, tets.weights, pins.pin_w3);
-  // Cables and contacts between bodies are rows of the same constrained global step.
-  if (!d.obstacles.empty() || !d.cables.empty() || bodies.active)
+  // Cables, contacts between bodies and the cloth's self-contacts are rows of the same constrained global step.
+  if (!d.obstacles.empty() || !d.cables.empty() || bodies.active || detail::cloth_self_contact(d))
     m.contact = std::make_unique<detail::LocalGlobalContactSolver>(
         backend, detail::with_contact_margin(d, m.tris), options.contact, m.masses, *m.global->sparse_inverse(),
         *m.global->sparse_inverse_operator(), options.time_phases, std::move(bodies));

@@ -134,7 +134,8 @@ struct LocalGlobalDescription {
   /// the prediction q~ (inertia and gravity) catches fast vertices but not those that elastic
   /// forces push within the step (docs/benchmarks.md).
   double contact_margin = -1.0;
-  /// Gap kept between vertices and obstacle surfaces (m): u_n drives distance - thickness to >= 0.
+  /// Gap kept between vertices and obstacle surfaces, between bodies and between the layers of the
+  /// cloth's self-contact (m): u_n drives distance - thickness to >= 0.
   double contact_thickness = 0.0;
   /// Cables (local_global_cable.hpp): bilateral rows solved with the contacts in the constrained
   /// global step (seed Sec. 7.8; kSparseInverse global step only); empty = none.
@@ -156,6 +157,22 @@ struct LocalGlobalDescription {
   /// Coulomb coefficient mu >= 0 of the contacts between bodies. 0.5: a rubber-like soft pair
   /// (the cable finger's value; scene files: `body_friction`).
   double body_friction = 0.5;
+  /// Self-contact of the triangles (cloth): a cloth folding or draping onto itself does not pass
+  /// through itself (cloth_self_contacts.hpp). Each vertex of a triangle against the triangles
+  /// that do not hold it, and each edge against the edges that share no vertex with it (every
+  /// triangle takes part: contact_vertices choose what touches obstacles), kept contact_thickness
+  /// apart (the gap between the layers: about the cloth's thickness; 0 lets layers touch with
+  /// round-off in between, so keep it > 0) under the same margin rule as the contacts between
+  /// bodies. Two-sided: a pair keeps the side of its last step's contact, else the side it is on
+  /// at the start of the step. Rows and friction (self_friction) as the contacts between bodies;
+  /// needs the kSparseInverse global step. contact_thickness + contact_margin must stay below the
+  /// distance from a vertex to the nearest mesh feature outside its neighbourhood (about an edge
+  /// length), or the flat cloth touches itself. false (default) = no self-contact, every result
+  /// bit for bit as without this field (scene files: `self_contact`).
+  bool self_contact = false;
+  /// Coulomb coefficient mu >= 0 of the cloth's self-contacts. 0.3: cotton on cotton (scene files:
+  /// `self_friction`).
+  double self_friction = 0.3;
 };
 
 /// How the global step q = A^-1 b (eq. (6)) is solved.
@@ -237,10 +254,12 @@ struct LocalGlobalReport {
   std::vector<Index> contact_vertex;
   /// (contacts) the other side of each contact: the body-contact triangle's index in
   /// LocalGlobalIntegrator::contact_surfaces().triangles, -1 against an obstacle, -2 for an
-  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex), or -3 for a
+  /// edge-edge contact between bodies (contact_vertex is then edge a's first vertex), -3 for a
   /// mesh obstacle's sharp vertex or edge on a point of a body's surface
   /// (LocalGlobalDescription::obstacle_features; contact_vertex is then the point's first vertex,
-  /// contact_nodes its two or three vertices, contact_weights and contact_barycentric their weights).
+  /// contact_nodes its two or three vertices, contact_weights and contact_barycentric their weights),
+  /// -4 for a vertex-triangle self-contact of the cloth (LocalGlobalDescription::self_contact;
+  /// contact_nodes: the vertex and the triangle's three) or -5 for an edge-edge one (as -2).
   std::vector<Index> contact_triangle;
   /// (3 contacts) barycentric weights b of the triangle's closest point (0 against an
   /// obstacle): the contact's impulse R = n r_n + t1 r_t1 + t2 r_t2 acts as +R on the vertex and
@@ -317,8 +336,9 @@ struct LocalGlobalReport {
 /// energy are those of its material, and the local step reads its material from a table on the
 /// backend; with one material there is no table and every element takes the same constants.
 ///
-/// Contact (description.obstacles, between bodies with description.body_contact, and mesh obstacles'
-/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features;
+/// Contact (description.obstacles, between bodies with description.body_contact, mesh obstacles'
+/// sharp vertices and edges on the bodies' surfaces with description.obstacle_features, and the
+/// cloth's self-contact with description.self_contact;
 /// kSparseInverse only): collision once per step at q_t, W =
 /// H S'^T S' H^T (through its sparse factors or stored, local_global_contact.hpp), and in each L-G iteration
 /// q_free = A^-1 b, one indicator-Newton step on u = W r + q_loc warm-started from the current impulses r, and q =
@@ -341,7 +361,8 @@ class LocalGlobalIntegrator {
   ///         (naming the element), thickness not > 0 with triangles, masses or density not
   ///         > 0, a vertex with no mass, a target vertex out of range or weight < 0, bending
   ///         without triangles, bending_stiffness < 0, a non-manifold edge or no interior edge /
-  ///         vertex to bend (BendingModel), bad options,
+  ///         vertex to bend (BendingModel), self_contact or body contact without the kSparseInverse
+  ///         global step, body_friction or self_friction < 0, bad options,
   ///         or a backend that can run neither host code nor the CUDA kernel.
   LocalGlobalIntegrator(Backend& backend, const LocalGlobalDescription& description,
                         const LocalGlobalOptions& options = {});

@@ -11,6 +11,11 @@ namespace {
 
 using Vector6 = Eigen::Matrix<double, 6, 1>;
 
+// Body velocities u[d .. d + 6) as a twist.
+Twist twist_at(const Eigen::VectorXd& u, Index d) {
+  return Twist{Vec3{{u[d], u[d + 1], u[d + 2]}}, Vec3{{u[d + 3], u[d + 4], u[d + 5]}}};
+}
+
 Vector6 to_vector(const Wrench& w) {
   Vector6 x;
   x << w.f[0], w.f[1], w.f[2], w.tau[0], w.tau[1], w.tau[2];
@@ -72,20 +77,18 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   ws.u0 = in.u;
   for (Index i : system.fixed_velocity_dofs()) ws.u0[i] = 0.0;
   system.evaluate_state(t, in.q, ws.u0, ws.start);  // checks the quaternions
-  ws.mass.resize(static_cast<std::size_t>(bodies));
+  ws.inertia.resize(static_cast<std::size_t>(bodies));
   ws.factors.resize(static_cast<std::size_t>(bodies));
   // Start-of-step forces, for the round-off floor of the tolerance as solve_velocity_stage has it.
   double Mu0 = 0.0, f0 = 0.0, g0 = 0.0;
   for (Index b = 0; b < bodies; ++b) {
     const std::size_t k = static_cast<std::size_t>(b);
     const model::BodyState& B = ws.start.bodies[k];
-    ws.mass[k] = system.body_mass_block(B.R, b);
-    ws.factors[k].compute(ws.mass[k]);
-    if (ws.factors[k].info() != Eigen::Success) return false;
-    const Vector6 u0_b = ws.u0.segment<6>(system.body_velocity_offset(b));
-    Mu0 += (ws.mass[k] * u0_b).squaredNorm();
+    ws.inertia[k] = rotate_inertia(system.body(b).inertia, B.R);
+    if (!factorize_inertia(ws.inertia[k], ws.factors[k])) return false;
+    Mu0 += to_vector(momentum(ws.inertia[k], twist_at(ws.u0, system.body_velocity_offset(b)))).squaredNorm();
     f0 += to_vector(system.body_gravity(B.R, b)).squaredNorm();
-    g0 += to_vector(fictitious_force(rotate_inertia(system.body(b).inertia, B.R), B.w)).squaredNorm();
+    g0 += to_vector(fictitious_force(ws.inertia[k], B.w)).squaredNorm();
   }
   if (!std::isfinite(f0 + g0)) {
     report.status = StepStatus::kNonFinite;
@@ -100,8 +103,10 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     for (Index b = 0; b < bodies; ++b) {
       if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
       const Index d = system.body_velocity_offset(b);
-      r.segment<6>(d) = ws.mass[static_cast<std::size_t>(b)] * (u.segment<6>(d) - ws.u0.segment<6>(d)) -
-                        h * body_force(system, in.q, b, u.segment<6>(d), h);
+      const Twist u_b = twist_at(u, d), u0_b = twist_at(ws.u0, d);
+      r.segment<6>(d) =
+          to_vector(momentum(ws.inertia[static_cast<std::size_t>(b)], Twist{u_b.v - u0_b.v, u_b.w - u0_b.w})) -
+          h * body_force(system, in.q, b, u.segment<6>(d), h);
     }
     return r.allFinite();
   };
@@ -127,7 +132,12 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     for (Index b = 0; b < bodies; ++b) {
       if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
       const Index d = system.body_velocity_offset(b);
-      ws.u.segment<6>(d) -= ws.factors[static_cast<std::size_t>(b)].solve(ws.r.segment<6>(d));
+      const Twist r_b = twist_at(ws.r, d);  // a wrench's six numbers
+      const Twist du = solve_inertia(ws.factors[static_cast<std::size_t>(b)], Wrench{r_b.v, r_b.w});
+      for (int c = 0; c < 3; ++c) {
+        ws.u[d + c] -= du.v[c];
+        ws.u[d + 3 + c] -= du.w[c];
+      }
     }
     ++report.iterations;
     ++report.linear_solves;

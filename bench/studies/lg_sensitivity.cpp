@@ -103,14 +103,15 @@ void perturb(Backend& backend, const Settings& s, int steps, double delta, int a
   std::vector<double> x = b.positions();
   for (std::size_t i = static_cast<std::size_t>(axis); i < x.size(); i += 3) x[i] += delta;
   b.set_state(x, b.velocities());
-  std::printf("step,maxdiff,contacts_a,contacts_b,only_a,only_b,error_a,error_b,newton_a,newton_b,cr_a,cx_a,cx_b,cz_a\n");
+  std::printf(
+      "step,maxdiff,contacts_a,contacts_b,only_a,only_b,error_a,error_b,newton_a,newton_b,cr_a,cx_a,cx_b,cz_a\n");
   for (int k = 0; k < steps * s.substeps; ++k) {
     const LocalGlobalReport ra = scene::step_scene(sc, a), rb = scene::step_scene(sc, b);
     const std::set<Key> ka = contact_keys(ra), kb = contact_keys(rb);
-    std::printf("%d,%.3e,%zu,%zu,%zu,%zu,%.2e,%.2e,%d,%d,%d,%.4e,%.4e,%.4f\n", k + 1, max_diff(a.positions(), b.positions()),
-                ra.contacts, rb.contacts, only_in(ka, kb), only_in(kb, ka), ra.contact_error, rb.contact_error,
-                ra.newton_steps, rb.newton_steps, ra.cr_iterations, mean_coordinate(a, 0), mean_coordinate(b, 0),
-                mean_coordinate(a, 2));
+    std::printf("%d,%.3e,%zu,%zu,%zu,%zu,%.2e,%.2e,%d,%d,%d,%.4e,%.4e,%.4f\n", k + 1,
+                max_diff(a.positions(), b.positions()), ra.contacts, rb.contacts, only_in(ka, kb), only_in(kb, ka),
+                ra.contact_error, rb.contact_error, ra.newton_steps, rb.newton_steps, ra.cr_iterations,
+                mean_coordinate(a, 0), mean_coordinate(b, 0), mean_coordinate(a, 2));
     if (verbose) {
       const std::vector<double> xa = a.positions(), xb = b.positions();
       std::size_t worst = 0;

@@ -66,7 +66,8 @@ void TriangleElements::add_masses(const LocalGlobalDescription& d, std::vector<d
 }
 
 void TriangleElements::assemble(const MaterialTable& materials, const std::vector<double>& masses, double h,
-                                double neo_hookean_weight, double neo_hookean_floor, std::vector<Eigen::Triplet<double, Index>>& triplets,
+                                double neo_hookean_weight, double neo_hookean_floor,
+                                std::vector<Eigen::Triplet<double, Index>>& triplets,
                                 std::vector<double>& elastic_diagonal) {
   const std::size_t count = rests_.size();
   const double h2 = h * h;

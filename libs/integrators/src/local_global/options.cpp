@@ -65,7 +65,7 @@ void LocalGlobalOptions::validate() const {
           "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
   require(contact.newton_steps >= 1,
           "LocalGlobalOptions: contact.newton_steps must be >= 1, got " + std::to_string(contact.newton_steps));
-  require(!(contact.warn_error < 0.0),
+  require(contact.warn_error >= 0.0,
           "LocalGlobalOptions: contact.warn_error must be >= 0 (or +inf), got " + number_text(contact.warn_error));
   require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
               contact.preconditioner == ContactPreconditioner::kMassInverse,

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "host_backends.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/collision/contact_frame.hpp"
+#include "sinew/core/number_text.hpp"
 #include "sinew/integrators/local_global.hpp"
 #include "sinew/materials/tetrahedron.hpp"
 
@@ -108,6 +110,53 @@ TEST(LocalGlobalContact, DroppedBlockComesToRestOnTheHalfSpace) {
   EXPECT_NEAR(rn / weight_impulse, 1.0, 1e-4) << "the plane carries the weight";
   EXPECT_GE(rn_min, -1e-12 * weight_impulse) << "r_n >= 0";
   EXPECT_LT(std::abs(mean(lg.velocities(), lg.masses(), 2)), 1e-6) << "at rest";
+}
+
+// A step whose contact solve ends unconverged is flagged (LocalGlobalReport::contact_converged,
+// warning with the true error) but stands, and the check changes no bit: a block hitting a plane
+// at 1 m/s with one L-G iteration of one seed step of one CR iteration ends its first contact
+// steps with natural-map errors far above 1e-3; the same run with warn_error = inf has the same
+// positions bit for bit and no flag, and the converged solve is never flagged.
+TEST(LocalGlobalContact, AnUnconvergedContactSolveIsFlaggedAndChangesNoBit) {
+  const Block block = make_block(3, 3, 3, 0.1, 0.1, 0.1, 0.005);
+  LocalGlobalDescription d = describe(block, 1e5, 0.01);
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, 0.5));
+  std::vector<double> v0(block.x.size(), 0.0);
+  for (std::size_t i = 2; i < v0.size(); i += 3) v0[i] = -1.0;
+  LocalGlobalOptions rough;
+  rough.iterations = 1;
+  rough.contact.solve = ContactSolve::kSeedSteps;
+  rough.contact.cr_iterations = 1;
+  LocalGlobalOptions unchecked = rough, converged;
+  unchecked.contact.warn_error = std::numeric_limits<double>::infinity();
+  converged.contact.solve = ContactSolve::kConverged;
+  auto be = make_backend("serial");
+  LocalGlobalIntegrator a(*be, d, rough), b(*be, d, unchecked), c(*be, d, converged);
+  for (LocalGlobalIntegrator* lg : {&a, &b, &c}) lg->set_state(block.x, v0);
+  int flagged = 0;
+  double worst = 0.0;
+  for (int step = 0; step < 10; ++step) {
+    const LocalGlobalReport ra = a.step(), rb = b.step(), rc = c.step();
+    ASSERT_TRUE(ra.ok() && rb.ok() && rc.ok());
+    EXPECT_EQ(ra.contact_converged, !(ra.contact_error > rough.contact.warn_error)) << "step " << step;
+    if (!ra.contact_converged) {
+      ++flagged;
+      EXPECT_NE(ra.warning.find("not converged"), std::string::npos) << ra.warning;
+      EXPECT_NE(ra.warning.find(number_text(ra.contact_error, 3)), std::string::npos) << ra.warning;
+    } else {
+      EXPECT_TRUE(ra.warning.empty());
+    }
+    worst = std::max(worst, ra.contact_error);
+    EXPECT_TRUE(rb.contact_converged && rb.warning.empty());
+    EXPECT_EQ(ra.contact_error, rb.contact_error);
+    EXPECT_EQ(a.positions(), b.positions()) << "step " << step << ": the check changed the step";
+    EXPECT_TRUE(rc.contact_converged) << "step " << step << ": " << rc.warning;
+    EXPECT_TRUE(rc.warning.empty());
+    EXPECT_LE(rc.contact_error, 1e-6);
+  }
+  std::printf("rough contact solve: %d of 10 steps flagged, worst natural-map error %.2e\n", flagged, worst);
+  EXPECT_GT(flagged, 0);
+  EXPECT_GT(worst, 1e-2);
 }
 
 // An obstacle that no vertex reaches adds no contact, and the step is the one without obstacles

@@ -410,6 +410,12 @@ TEST(LocalGlobal, BadInputThrowsNamingTheParameter) {
   LocalGlobalOptions o;
   o.iterations = 0;
   EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*backend, with([](auto&) {}), o), "iterations");
+  o = LocalGlobalOptions{};
+  o.neo_hookean_weight_floor = -1.0;
+  EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*backend, with([](auto&) {}), o), "neo_hookean_weight_floor");
+  o = LocalGlobalOptions{};
+  o.contact.warn_error = std::nan("");
+  EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*backend, with([](auto&) {}), o), "warn_error");
   LocalGlobalIntegrator lg(*backend, with([](auto& d) { d.targets.push_back({0, Vec3{{0, 0, 0}}, 0.0}); }));
   EXPECT_SINEW_ERROR(lg.set_target(1, Vec3{{0, 0, 0}}), "set_target", "1");
   EXPECT_SINEW_ERROR(lg.set_state({1.0}, {1.0}), "set_state");

@@ -107,6 +107,8 @@ void expect_same(const SolidScene& a, const SolidScene& b, const std::string& wh
   EXPECT_EQ(o.jacobi_iterations, p.jacobi_iterations);
   EXPECT_EQ(o.jacobi_relaxation, p.jacobi_relaxation);
   EXPECT_EQ(o.neo_hookean_weight, p.neo_hookean_weight);
+  EXPECT_EQ(o.neo_hookean_weight_floor, p.neo_hookean_weight_floor);
+  EXPECT_EQ(o.contact.warn_error, p.contact.warn_error);
   EXPECT_EQ(o.record_energy, p.record_energy);
   EXPECT_EQ(o.contact.solve, p.contact.solve);
   EXPECT_EQ(o.contact.function, p.contact.function);

@@ -129,6 +129,7 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
   o.jacobi_iterations = static_cast<int>(obj->integer("jacobi_iterations", o.jacobi_iterations, 1, 100000));
   o.jacobi_relaxation = obj->real("jacobi_relaxation", o.jacobi_relaxation, 0.0, 1.0);
   o.neo_hookean_weight = obj->real_above("neo_hookean_weight", o.neo_hookean_weight, 0.0);
+  o.neo_hookean_weight_floor = obj->real("neo_hookean_weight_floor", o.neo_hookean_weight_floor, 0.0);
   o.record_energy = obj->boolean("record_energy", o.record_energy);
   if (std::optional<JsonObject> c = obj->object("contact", true)) {
     const integrators::ContactSolve was = o.contact.solve;
@@ -145,6 +146,7 @@ void read_options(JsonObject& root, LocalGlobalOptions& o) {
     o.contact.function =
         f == "min_map" ? constraints::NcpFunction::kMinMap : constraints::NcpFunction::kFischerBurmeister;
     o.contact.tolerance = c->real("tolerance", o.contact.tolerance, 0.0);
+    o.contact.warn_error = c->real("warn_error", o.contact.warn_error, 0.0);
     o.contact.max_newton_steps =
         static_cast<int>(c->integer("max_newton_steps", o.contact.max_newton_steps, 1, 100000));
     o.contact.cr_iterations = static_cast<int>(c->integer("cr_iterations", o.contact.cr_iterations, 1, 100000));

@@ -161,6 +161,7 @@ StepOutcome LocalGlobalSimulation::step() {
   const LocalGlobalReport& r = d.report;
   out.advanced = r.ok();
   out.message = r.message;
+  out.warning = r.warning;  // an unconverged contact solve (LocalGlobalReport::contact_converged)
   const std::vector<double> vel = d.lg->velocities();
   const std::vector<double>& m = d.lg->masses();
   double ke = 0.0;

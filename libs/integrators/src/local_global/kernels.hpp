@@ -74,17 +74,18 @@ SINEW_HD double projective_weight(const LocalMaterial& c, double volume) {
   return (2.0 * c.lame.mu + 3.0 * c.lame.lambda) * volume;
 }
 
-/// ADMM weight of a Neo-Hookean element (LocalGlobalOptions::neo_hookean_weight): @p multiplier
-/// times max(sqrt(k m), k / 4), with k = (2 mu + lambda) V the element's elastic stiffness and
+/// ADMM weight of a Neo-Hookean element (LocalGlobalOptions::neo_hookean_weight and
+/// neo_hookean_weight_floor): @p multiplier times max(sqrt(k m), @p floor k), with k = (2 mu + lambda) V the
+/// element's elastic stiffness and
 /// m = @p mass / (h^2 @p grad2) its inertia in deformation-gradient units. ADMM converges fastest
 /// near sqrt(k m); the floor keeps the penalty within a small factor of the element's stiffness
 /// where inertia is small (stiff materials, fine meshes, so sqrt(k m) << k): below it, on a
 /// non-convex energy, the iterates stalled or wandered and the 5-iteration steps gained energy
 /// (docs/benchmarks.md).
 inline double neo_hookean_admm_weight(const LocalMaterial& c, double volume, double mass, double h2, double grad2,
-                                      double multiplier) {
+                                      double multiplier, double floor) {
   const double k = (2.0 * c.lame.mu + c.lame.lambda) * volume;
-  return multiplier * std::max(std::sqrt(k * mass / (h2 * grad2)), 0.25 * k);
+  return multiplier * std::max(std::sqrt(k * mass / (h2 * grad2)), floor * k);
 }
 
 /// Local step of one element of material @p c in LocalMode @p mode. Layouts are those of the G SpMV (rows (e, j),

@@ -138,6 +138,16 @@ LocalGlobalReport LocalGlobalIntegrator::step() {
   be.axpby(-1.0, m.x_prev, 1.0, m.v);
   be.scale(1.0 / h, m.v);
   if (m.contact) m.contact->end_step(true, report);
+  // An unconverged contact solve is reported (the step stands): the true error against the limit.
+  if (contacts > 0 && !(report.contact_error <= m.options.contact.warn_error)) {
+    report.contact_converged = false;
+    report.warning = "LocalGlobalIntegrator: step " + std::to_string(m.steps + 1) +
+                     " (t = " + number_text(static_cast<double>(m.steps) * h, 6) +
+                     " s): contact solve not converged, natural-map error " + number_text(report.contact_error, 3) +
+                     " above warn_error " + number_text(m.options.contact.warn_error, 3) + " (" +
+                     std::to_string(report.contacts) + " contacts, " + std::to_string(report.iterations) +
+                     " L-G iterations, " + std::to_string(report.newton_steps) + " Newton steps)";
+  }
   ++m.steps;
   if (timed) report.frame_seconds = seconds(frame_start, now()) - report.collision_seconds;
   return report;

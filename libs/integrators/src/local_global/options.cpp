@@ -48,6 +48,9 @@ void LocalGlobalOptions::validate() const {
               number_text(jacobi_relaxation));
   require(std::isfinite(neo_hookean_weight) && neo_hookean_weight > 0.0,
           "LocalGlobalOptions: neo_hookean_weight must be finite and > 0, got " + number_text(neo_hookean_weight));
+  require(std::isfinite(neo_hookean_weight_floor) && neo_hookean_weight_floor >= 0.0,
+          "LocalGlobalOptions: neo_hookean_weight_floor must be finite and >= 0, got " +
+              number_text(neo_hookean_weight_floor));
   require(contact.function == constraints::NcpFunction::kFischerBurmeister ||
               contact.function == constraints::NcpFunction::kMinMap,
           "LocalGlobalOptions: contact.function must be kFischerBurmeister or kMinMap");
@@ -62,6 +65,8 @@ void LocalGlobalOptions::validate() const {
           "LocalGlobalOptions: contact.cr_iterations must be >= 1, got " + std::to_string(contact.cr_iterations));
   require(contact.newton_steps >= 1,
           "LocalGlobalOptions: contact.newton_steps must be >= 1, got " + std::to_string(contact.newton_steps));
+  require(contact.warn_error >= 0.0,
+          "LocalGlobalOptions: contact.warn_error must be >= 0 (or +inf), got " + number_text(contact.warn_error));
   require(contact.preconditioner == ContactPreconditioner::kDelassusDiagonal ||
               contact.preconditioner == ContactPreconditioner::kMassInverse,
           "LocalGlobalOptions: contact.preconditioner must be kDelassusDiagonal or kMassInverse");

@@ -217,7 +217,8 @@ TetOperators assemble_tets(const LocalGlobalDescription& d, const std::vector<Te
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1] + cg[a][2] * cg[a][2];
         mass += 0.25 * masses[d.tets[4 * e + a]];
       }
-      W = detail::neo_hookean_admm_weight(material, rests[e].volume, mass, h2, grad2, options.neo_hookean_weight);
+      W = detail::neo_hookean_admm_weight(material, rests[e].volume, mass, h2, grad2, options.neo_hookean_weight,
+                                          options.neo_hookean_weight_floor);
     } else {
       W = detail::projective_weight(material, rests[e].volume);
     }
@@ -328,7 +329,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(Backend& backend, const LocalGlobal
   detail::BodySurfaces bodies = checked_loads_and_contact(d, m.n, options, backend);
 
   TetOperators tets = assemble_tets(d, rests, m.materials, m.masses, options);
-  m.tris.assemble(m.materials, m.masses, m.h, options.neo_hookean_weight, tets.triplets, tets.elastic_diagonal);
+  m.tris.assemble(m.materials, m.masses, m.h, options.neo_hookean_weight, options.neo_hookean_weight_floor,
+                  tets.triplets, tets.elastic_diagonal);
   m.bending.assemble(m.h, tets.triplets, tets.elastic_diagonal);
   for (Index i = 0; i < m.n; ++i) tets.triplets.emplace_back(i, i, m.masses[i]);
   ResolvedTargets pins = resolve_targets(d, tets.elastic_diagonal, tets.triplets);

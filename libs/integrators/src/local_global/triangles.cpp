@@ -66,7 +66,8 @@ void TriangleElements::add_masses(const LocalGlobalDescription& d, std::vector<d
 }
 
 void TriangleElements::assemble(const MaterialTable& materials, const std::vector<double>& masses, double h,
-                                double neo_hookean_weight, std::vector<Eigen::Triplet<double, Index>>& triplets,
+                                double neo_hookean_weight, double neo_hookean_floor,
+                                std::vector<Eigen::Triplet<double, Index>>& triplets,
                                 std::vector<double>& elastic_diagonal) {
   const std::size_t count = rests_.size();
   const double h2 = h * h;
@@ -89,7 +90,7 @@ void TriangleElements::assemble(const MaterialTable& materials, const std::vecto
         grad2 += cg[a][0] * cg[a][0] + cg[a][1] * cg[a][1];
         mass += masses[nodes_[3 * e + a]] / 3.0;
       }
-      W = neo_hookean_admm_weight(material, volumes_[e], mass, h2, grad2, neo_hookean_weight);
+      W = neo_hookean_admm_weight(material, volumes_[e], mass, h2, grad2, neo_hookean_weight, neo_hookean_floor);
     } else {
       W = triangle_projective_weight(material, volumes_[e]);
     }

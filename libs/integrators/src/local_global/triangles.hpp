@@ -38,7 +38,8 @@ class TriangleElements {
   /// W_i (G_i^T G_i)_vv to @p elastic_diagonal (n), for each triangle's material of
   /// @p materials, @p masses (n) and step @p h.
   void assemble(const MaterialTable& materials, const std::vector<double>& masses, double h, double neo_hookean_weight,
-                std::vector<Eigen::Triplet<double, Index>>& triplets, std::vector<double>& elastic_diagonal);
+                double neo_hookean_floor, std::vector<Eigen::Triplet<double, Index>>& triplets,
+                std::vector<double>& elastic_diagonal);
   /// Uploads G_tri, volumes, weights and material indices and allocates the per-iteration arrays
   /// on @p backend (ADMM duals when a triangle of @p materials is Neo-Hookean).
   void upload(Backend& backend, const MaterialTable& materials);

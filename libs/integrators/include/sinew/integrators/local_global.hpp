@@ -205,6 +205,13 @@ struct LocalGlobalOptions {
   /// large steps) a weight far below k_e let the iterates wander and the steps gain energy, hence
   /// the floor.
   double neo_hookean_weight = 1.0;
+  /// The floor of that automatic weight as a multiple of the element stiffness k_e (0.25 above).
+  /// Below about k_e the ADMM iteration on compressed (non-convex) elements is not a
+  /// contraction: at 0.25 the squeezing ball amplified a 1e-12 m change of its start by about
+  /// 10x a step to millimetres, and more L-G iterations do not converge (docs/lib_integrators.md,
+  /// "Sensitivity and L-G convergence"); 2 removes both at the cost of a slower rate where the
+  /// geometric mean was lower. The reference contact scenes (solid_scenes.hpp) set 2.
+  double neo_hookean_weight_floor = 0.25;
   /// Record the incremental potential (eq. (1)) of every iterate in the report: one element
   /// energy per element per iteration (computed with the local step) and three dot products.
   bool record_energy = true;
@@ -245,6 +252,12 @@ struct LocalGlobalReport {
   /// u = H (q - q_t) / h + d / h - H v_obs is the contact velocity of the step's end state, so
   /// this is the residual of Signorini-Coulomb at the end of the step.
   double contact_error = 0.0;
+  /// False when contact_error is above LocalGlobalContactOptions::warn_error (or not finite): the
+  /// contact conditions do not hold at the end of this step (the step advanced all the same).
+  bool contact_converged = true;
+  /// Why the step is suspect although it advanced (an unconverged contact solve: its true error,
+  /// the limit, the contacts and the solve), "" when it is not; scene runs count it as a warning.
+  std::string warning;
   /// (3 contacts) impulses r = h lambda (N s) per contact: normal, tangent 1, tangent 2.
   std::vector<double> impulses;
   /// (3 contacts) unit normals (world frame) of the contacts, pointing out of the obstacle.

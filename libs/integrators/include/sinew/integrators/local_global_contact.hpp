@@ -184,6 +184,13 @@ struct LocalGlobalContactOptions {
   /// al. 2022); the C behind it is also kept while the rows' vertices stay. false recomputes both
   /// every step (for benchmarks).
   bool reuse_delassus = true;
+  /// A step whose contact_error (the natural-map error at its end, LocalGlobalReport) is above
+  /// this is reported as unconverged: LocalGlobalReport::contact_converged is false and
+  /// LocalGlobalReport::warning says by how much. The step still advances and its bits are those
+  /// without the check (it only reads the error). 1e-3, the multibody ContactStepOptions::
+  /// accept_error: kConverged ends at tolerance (1e-8), while the seed's steps on a contact-rich
+  /// step end at 1e-3 to 1e-1 (docs/lib_integrators.md, "Sensitivity and L-G convergence").
+  double warn_error = 1e-3;
 };
 
 }  // namespace sinew::integrators

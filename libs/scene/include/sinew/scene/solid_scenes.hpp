@@ -65,7 +65,8 @@ SolidScene slope_scene(int n = 4, double mu = 0.1);
 /// 0.2 m onto two cylinders (radius 0.1 m, axes along y at x = +-0.15 m, z = 0: a 0.1 m gap,
 /// half the ball's diameter) rolling inward at a 0.5 m/s surface speed, friction 0.5: the
 /// rollers squeeze the ball and pull it through. n = 18, 24 give 6859 and 15625 vertices
-/// (Table 3: 7.1k, 14.7k). @throws sinew::Error when n < 1.
+/// (Table 3: 7.1k, 14.7k). Options: the Neo-Hookean ADMM weight floor 2 (LocalGlobalOptions::
+/// neo_hookean_weight_floor; solid_scenes.cpp says why). @throws sinew::Error when n < 1.
 SolidScene squeezing_ball_scene(int n = 18);
 
 /// A soft body pulled through a narrow gap (Sec. 7.7, Figs. 1 and 3; Table 3 "Pulling Wooper",
@@ -74,7 +75,8 @@ SolidScene squeezing_ball_scene(int n = 18);
 /// vertices within 2 cm of its mid-plane y = 0 are pulled along +x at 0.5 m/s by moving
 /// positional targets, through the 7 cm gap between two vertical posts (cylinders of radius 5 cm
 /// on the axes x = 0, y = +-8.5 cm, friction 0.2): the block must narrow by 30% to pass, from
-/// about frame 5 (its front starts 2 cm before the posts) to frame ~70. n = 12 gives 4225 vertices (the wooper's 5.3k;
+/// about frame 5 (its front starts 2 cm before the posts) to frame ~70. Options: the Neo-Hookean ADMM
+/// weight floor 2, as the squeezing ball's. n = 12 gives 4225 vertices (the wooper's 5.3k;
 /// E = 1e7), n = 16 9537 (the gingerbread man's 11.1k; E = 1e6). @throws sinew::Error when n < 1 or youngs <= 0.
 SolidScene pulled_through_gap_scene(int n = 12, double youngs = 1e7);
 

@@ -1,4 +1,5 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles,
+// The contact part of LocalGlobalIntegrator (private; contact_solver.cpp, contact_validation.cpp,
+// contact_detection.cpp, contact_rows.cpp, cloth_self_contact.cpp): collision once per step (obstacles,
 // vertex-triangle and edge-edge contact between bodies, and mesh obstacles' sharp features on the
 // bodies' surfaces: obstacle_features.hpp), H, d, the Delassus
 // operator W = H S'^T S' H^T (delassus.hpp), the self-contact of the triangles (cloth, cloth_self_contact.cpp),
@@ -37,6 +38,10 @@ namespace sinew::integrators::detail {
 
 class CheckpointWriter;
 class CheckpointReader;
+
+/// Boundary edges whose faces' normals are more than this apart (10 degrees) take part in
+/// edge-edge contacts (EdgeEdgeDetector): a flatter edge meets the other body through its faces.
+inline constexpr double kSharpEdgeAngle = 10.0 * 3.14159265358979323846 / 180.0;
 
 /// Throws sinew::Error naming the first invalid contact field of @p d (obstacles, contact
 /// vertices, margin, thickness) for a solid of @p n vertices; @p who prefixes the message.

@@ -17,7 +17,9 @@ BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n) {
   BodySurfaces b;
   if (!d.body_contact || d.tets.empty()) return b;
   TetSurfaces all = tet_surfaces(d.tets, n);
-  if (all.bodies < 2) return b;
+  // With self_contact one body touches itself: its surface's parts that fold onto each other.
+  const bool self = d.self_contact;
+  if (all.bodies < 2 && !self) return b;
   std::vector<char> candidate(static_cast<std::size_t>(n), d.contact_vertices.empty() ? 1 : 0);
   for (Index v : d.contact_vertices) candidate[v] = 1;
   std::vector<char> boundary(static_cast<std::size_t>(n), 0);
@@ -33,14 +35,15 @@ BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n) {
   }
   for (Index v = 0; v < n; ++v)
     if (candidate[v] && boundary[v]) b.queries.push_back(v);
-  // Active when a query vertex and a triangle lie on different bodies.
+  // Active when a query vertex and a triangle lie on different bodies, or with self-contact on one.
   std::vector<char> has_query(static_cast<std::size_t>(all.bodies), 0);
   for (Index v : b.queries) has_query[all.vertex_body[v]] = 1;
   int query_bodies = 0;
   for (char c : has_query) query_bodies += c;
   for (int body : b.surfaces.triangle_body)
-    if (query_bodies > 1 || (query_bodies == 1 && !has_query[body])) b.active = true;
-  if (!b.active) b = BodySurfaces{};
+    if (query_bodies > 1 || (query_bodies == 1 && !has_query[body]) || (self && has_query[body])) b.active = true;
+  if (!b.active) return BodySurfaces{};
+  if (self) b.self.assign(static_cast<std::size_t>(all.bodies), 1);
   return b;
 }
 
@@ -162,13 +165,15 @@ void LocalGlobalContactSolver::detect_contacts() {
 // Contact between bodies: each boundary contact vertex against the nearest boundary triangle of
 // every other body (vertex_triangle_contacts.hpp), and sharp edges crossing (edge-edge), kept on
 // the same margin rule as the obstacles' pairs; the broad phase covers each primitive's sweep
-// from q_t to q~.
+// from q_t to q~. With self_contact each body also meets its own surface away from each vertex's
+// and edge's neighbourhood, where the two parts face each other (the detectors' self-contact mode).
 void LocalGlobalContactSolver::detect_body_contacts() {
   found_.clear();
   if (!bodies_.active) return;
-  detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_);
+  const std::vector<char>* self = bodies_.self.empty() ? nullptr : &bodies_.self;
+  detector_.detect(bodies_.surfaces, bodies_.queries, xs_, &ys_, margin_ + thickness_, found_, self);
   // Edge-edge contacts in the contacts' key order (a0, edge b, a1).
-  edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_);
+  edge_detector_.detect(bodies_.surfaces, xs_, &ys_, margin_ + thickness_, kSharpEdgeAngle, found_edges_, self);
   const auto& edges = edge_detector_.edges();
   std::sort(found_edges_.begin(), found_edges_.end(), [&](const EdgeEdgeContact& a, const EdgeEdgeContact& b) {
     const auto& ea = edges[a.edge_a];

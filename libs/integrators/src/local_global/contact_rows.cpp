@@ -43,9 +43,9 @@ void LocalGlobalContactSolver::assemble_rows() {
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     const Contact& c = contacts_[j];
     const int obstacle = obstacle_of(c);
-    blocks_[j].mu = obstacle >= 0         ? obstacles_[static_cast<std::size_t>(obstacle)].friction
-                    : is_cloth_contact(c) ? self_friction_
-                                          : body_friction_;
+    blocks_[j].mu = obstacle >= 0 ? obstacles_[static_cast<std::size_t>(obstacle)].friction
+                    : is_cloth_contact(c) || is_body_self_contact(c) ? self_friction_
+                                                                     : body_friction_;
     Index verts[kMaxContactVertices];
     double weights[kMaxContactVertices];
     const int count = contact_entries(c, verts, weights);

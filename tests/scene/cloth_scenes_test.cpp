@@ -185,7 +185,7 @@ Fold run_fold(bool self_contact, int side, int steps) {
 }
 
 TEST(ClothScenes, ClothFoldsOntoItselfWithoutPassingThrough) {
-  constexpr int kSide = 17, kSteps = 150;  // 2 cm cells; turned over by step 100, then lying
+  constexpr int kSide = 17, kSteps = 150;  // the default 2 cm cells; turned over by step 100, then lying
   const Fold with = run_fold(true, kSide, kSteps), without = run_fold(false, kSide, kSteps);
   const double gap = cloth_fold_scene(kSide).description.contact_thickness;
   std::printf(

@@ -184,7 +184,7 @@ std::vector<Case> cases() {
       {"cloth_on_knives", [](int side) { return cloth(cloth_on_knives_scene(side)); }, 71, 6, cloth_shrink(6, true)});
   out.push_back({"cloth_sharp_corner", [](int side) { return cloth(cloth_sharp_corner_scene(side)); }, 71, 6,
                  cloth_shrink(6, true)});
-  out.push_back({"cloth_fold", [](int side) { return cloth(cloth_fold_scene(side)); }, 33, 6, cloth_shrink(6, false)});
+  out.push_back({"cloth_fold", [](int side) { return cloth(cloth_fold_scene(side)); }, 17, 6, cloth_shrink(6, false)});
   return out;
 }
 

@@ -96,9 +96,10 @@ ClothScene cloth_sharp_corner_scene(int side = 71);
 /// then held. Self-contact (LocalGlobalDescription::self_contact) keeps the folded half on the
 /// bottom layer, contact_thickness = 2 mm apart, margin 3 mm. steps = 200.
 /// @param side  vertices per side (17: 2 cm cells, the self-contact test's cloth; 200 steps take
-///              about 4 s serial. Every vertex touches the table, so W grows fast: at 33, 1 cm
-///              cells, it did not reach step 50 in 6 minutes). The 2 mm thickness plus the 3 mm margin must
-///              stay below 0.7 of a cell, so side <= 33, or the flat cloth touches itself.
+///              about 4 s serial in Release. Every vertex touches the table, so W grows fast: at
+///              33, 1 cm cells, about 2 s a step with its ~1,000 table contacts). The 2 mm thickness
+///              plus the 3 mm margin must stay below 0.7 of a cell, so side <= 33, or the flat
+///              cloth touches itself.
 /// @throws sinew::Error when side < 2 or side > 33.
 ClothScene cloth_fold_scene(int side = 17);
 

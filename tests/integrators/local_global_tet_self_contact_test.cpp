@@ -4,15 +4,17 @@
 // targets (a half-turn about a line across the bar) onto the bar's own top face and then pressed
 // 12 mm into it. With self-contact no vertex of the bar enters a tetrahedron of its own other part
 // at any frame; without it the turned-over end passes into the bar (so the test can fail). Host
-// backends give the same bits.
+// backends give the same bits; a bar at rest is unchanged by the flag; bad input is named.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "flat_tet_mesh.hpp"
 #include "host_backends.hpp"
 #include "quick_tests.hpp"
@@ -203,6 +205,28 @@ TEST(LocalGlobalTetSelfContact, HostBackendsGiveTheSameBits) {
         return lg.positions();
       },
       "bar fold");
+}
+
+// A bar lying still finds no self-contact (its parts are thicker than the margin): the same bits as
+// without the flag; self-contact of a body needs the sparse inverse, named.
+TEST(LocalGlobalTetSelfContact, ABarAtRestIsUnchangedAndBadInputIsNamed) {
+  auto be = make_backend("serial");
+  const LocalGlobalDescription on_d = bar(true), off_d = bar(false);
+  LocalGlobalIntegrator on(*be, on_d), off(*be, off_d);
+  for (int f = 0; f < 10; ++f) {
+    const LocalGlobalReport a = on.step(), b = off.step();
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a.contacts, b.contacts) << "only the table's";
+  }
+  const std::vector<double> xa = on.positions(), xb = off.positions();
+  EXPECT_EQ(std::memcmp(xa.data(), xb.data(), xa.size() * sizeof(double)), 0);
+  LocalGlobalOptions cholmod;
+  cholmod.global_step = GlobalStepKind::kCholmod;
+  LocalGlobalDescription alone = on_d;  // no obstacle: only the self-contact asks for contact rows
+  alone.obstacles.clear();
+  EXPECT_SINEW_ERROR(LocalGlobalIntegrator(*be, alone, cholmod), "body_contact", "self_contact", "kSparseInverse");
+  alone.self_contact = false;
+  EXPECT_NO_THROW(LocalGlobalIntegrator(*be, alone, cholmod));
 }
 
 }  // namespace

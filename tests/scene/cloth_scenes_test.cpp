@@ -1,7 +1,8 @@
 // The realtime paper's cloth scenes (cloth_scenes.hpp) at small sizes: each runs with the seed's
 // step and iteration counts, stays finite, finds its contacts where the obstacles are, and no
 // vertex goes into an obstacle by more than the contact margin; the extension stretches the
-// cloth by what the targets impose; the default sizes are Table 3's.
+// cloth by what the targets impose; the default sizes are Table 3's; the fold lays one half of the
+// cloth on the other without passing through it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -144,12 +145,69 @@ TEST(ClothScenes, ClothDrapesOverTheSharpCorner) {
   EXPECT_GT(worst, -margin) << "no vertex inside an obstacle by more than the margin";
 }
 
+// The fold: the right half, turned over by its edge's targets (drive_targets()), lies on the left
+// half a contact thickness above it; without self-contact it lies on the table through the bottom
+// layer (so the test can fail).
+struct Fold {
+  double top_min_z = 1e300;      // lowest vertex of the folded half over the left half
+  double bottom_max_z = -1e300;  // highest vertex of the left half under it
+  int over = 0;                  // vertices of the folded half over the left half
+};
+
+Fold run_fold(bool self_contact, int side, int steps) {
+  ClothScene s = cloth_fold_scene(side);
+  s.description.self_contact = self_contact;
+  auto backend = make_backend("serial");
+  LocalGlobalIntegrator lg(*backend, s.description, s.options);
+  for (int step = 0; step < steps; ++step) {
+    drive_targets(s, lg);
+    const LocalGlobalReport r = lg.step();
+    EXPECT_TRUE(r.ok()) << "step " << step << ": " << r.message;
+    if (!r.ok()) break;
+  }
+  const std::vector<double> x = lg.positions();
+  EXPECT_TRUE(all_finite(x));
+  Fold f;
+  const double L = s.spacing * (side - 1);
+  for (int j = 2; j < side - 2; ++j)  // away from the free edges y = 0 and y = L
+    for (int i = 0; i < side; ++i) {
+      const double* p = &x[3 * static_cast<std::size_t>(i + side * j)];
+      const double rest_x = s.description.rest_positions[3 * static_cast<std::size_t>(i + side * j)];
+      if (p[0] < 0.1 * L || p[0] > 0.35 * L) continue;  // between the folded edge and the fold line
+      if (rest_x > 0.6 * L) {
+        f.top_min_z = std::min(f.top_min_z, p[2]);
+        ++f.over;
+      } else if (rest_x < 0.4 * L) {
+        f.bottom_max_z = std::max(f.bottom_max_z, p[2]);
+      }
+    }
+  return f;
+}
+
+TEST(ClothScenes, ClothFoldsOntoItselfWithoutPassingThrough) {
+  constexpr int kSide = 17, kSteps = 150;  // the default 2 cm cells; turned over by step 100, then lying
+  const Fold with = run_fold(true, kSide, kSteps), without = run_fold(false, kSide, kSteps);
+  const double gap = cloth_fold_scene(kSide).description.contact_thickness;
+  std::printf(
+      "cloth fold: %d vertices of the folded half over the left half, lowest %.4f m over a bottom layer "
+      "at most %.4f m; without self-contact lowest %.4f m\n",
+      with.over, with.top_min_z, with.bottom_max_z, without.top_min_z);
+  EXPECT_GT(with.over, 10) << "the right half is turned over onto the left half";
+  EXPECT_NEAR(with.bottom_max_z, gap, 5e-4) << "the bottom layer lies on the table";
+  EXPECT_GT(with.top_min_z, with.bottom_max_z + 0.5 * gap) << "the folded half lies on the bottom layer";
+  EXPECT_LT(with.top_min_z, with.bottom_max_z + 5.0 * gap) << "and does touch it";
+  EXPECT_GT(without.over, 10);
+  EXPECT_LT(without.top_min_z, 1.25 * gap) << "without self-contact it goes through the bottom layer to the table";
+}
+
 TEST(ClothScenes, BadParametersAreNamed) {
   EXPECT_SINEW_ERROR(cloth_extension_scene(MaterialModel::kArap, 1), "side");
   EXPECT_SINEW_ERROR(cloth_extension_scene(MaterialModel::kLinear, 5), "model");
   EXPECT_SINEW_ERROR(cloth_extension_scene(MaterialModel::kArap, 5, -1.0), "speed");
   EXPECT_SINEW_ERROR(cloth_on_knives_scene(5, 0), "knives");
   EXPECT_SINEW_ERROR(cloth_sharp_corner_scene(0), "side");
+  EXPECT_SINEW_ERROR(cloth_fold_scene(1), "side");
+  EXPECT_SINEW_ERROR(cloth_fold_scene(34), "side");
 }
 
 }  // namespace

@@ -95,6 +95,10 @@ void expect_same(const SolidScene& a, const SolidScene& b, const std::string& wh
   EXPECT_EQ(x.contact_thickness, y.contact_thickness);
   EXPECT_EQ(x.body_contact, y.body_contact);
   EXPECT_EQ(x.body_friction, y.body_friction);
+  EXPECT_EQ(x.self_contact, y.self_contact);
+  EXPECT_EQ(x.self_friction, y.self_friction);
+  EXPECT_EQ(x.bending, y.bending);
+  EXPECT_EQ(x.bending_stiffness, y.bending_stiffness);
   ASSERT_EQ(x.cables.size(), y.cables.size());
   for (std::size_t k = 0; k < x.cables.size(); ++k) {
     EXPECT_EQ(x.cables[k].vertices, y.cables[k].vertices);
@@ -182,6 +186,7 @@ std::vector<Case> cases() {
       {"cloth_on_knives", [](int side) { return cloth(cloth_on_knives_scene(side)); }, 71, 6, cloth_shrink(6, true)});
   out.push_back({"cloth_sharp_corner", [](int side) { return cloth(cloth_sharp_corner_scene(side)); }, 71, 6,
                  cloth_shrink(6, true)});
+  out.push_back({"cloth_fold", [](int side) { return cloth(cloth_fold_scene(side)); }, 17, 6, cloth_shrink(6, false)});
   return out;
 }
 

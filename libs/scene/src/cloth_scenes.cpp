@@ -1,5 +1,6 @@
-// The realtime paper's cloth scenes (Table 3: Cloth Extension, Cloth on Knives, Sharp Corner) as
-// LocalGlobalDescription + options; see cloth_scenes.hpp for each scene's geometry.
+// The realtime paper's cloth scenes (Table 3: Cloth Extension, Cloth on Knives, Sharp Corner) and
+// issue 24's Cloth Fold as LocalGlobalDescription + options; see cloth_scenes.hpp for each scene's
+// geometry.
 #include "sinew/scene/cloth_scenes.hpp"
 
 #include <algorithm>
@@ -60,8 +61,20 @@ std::vector<Vec3> target_positions(const ClothScene& scene, double t) {
   out.reserve(scene.motions.size());
   for (const TargetMotion& m : scene.motions) {
     const double tau = std::min(std::max(t, 0.0), m.duration);
-    out.push_back(
-        Vec3{{m.start[0] + tau * m.velocity[0], m.start[1] + tau * m.velocity[1], m.start[2] + tau * m.velocity[2]}});
+    Vec3 p = m.start;
+    if (m.angular_velocity != 0.0) {
+      // Rodrigues, as the scene files' "rotate" motion (local_global_scene_file.cpp): parallel
+      // part kept, perpendicular part turned.
+      const double angle = m.angular_velocity * tau;
+      const double c = std::cos(angle), s = std::sin(angle);
+      const Vec3 d{{p[0] - m.point[0], p[1] - m.point[1], p[2] - m.point[2]}};
+      const double along = dot(m.axis, d);
+      const Vec3 par{{along * m.axis[0], along * m.axis[1], along * m.axis[2]}};
+      const Vec3 perp{{d[0] - par[0], d[1] - par[1], d[2] - par[2]}};
+      const Vec3 turn = cross(m.axis, perp);
+      for (int i = 0; i < 3; ++i) p[i] = m.point[i] + (par[i] + c * perp[i] + s * turn[i]);
+    }
+    out.push_back(Vec3{{p[0] + tau * m.velocity[0], p[1] + tau * m.velocity[1], p[2] + tau * m.velocity[2]}});
   }
   return out;
 }
@@ -85,8 +98,12 @@ ClothScene cloth_extension_scene(MaterialModel model, int side, double speed, do
       const Index v = edge + side * j;
       const Vec3 x{{s.description.rest_positions[3 * v], s.description.rest_positions[3 * v + 1],
                     s.description.rest_positions[3 * v + 2]}};
-      s.motions.push_back(
-          TargetMotion{s.description.targets.size(), x, Vec3{{edge == 0 ? -speed : speed, 0.0, 0.0}}, duration});
+      TargetMotion m;
+      m.target = s.description.targets.size();
+      m.start = x;
+      m.velocity = Vec3{{edge == 0 ? -speed : speed, 0.0, 0.0}};
+      m.duration = duration;
+      s.motions.push_back(m);
       s.description.targets.push_back(integrators::PositionalTarget{v, x, 0.0});
     }
   s.steps = static_cast<int>(std::ceil(duration / s.description.time_step));
@@ -122,6 +139,39 @@ ClothScene cloth_sharp_corner_scene(int side) {
   d.obstacles.push_back(
       box(Vec3{{-kHalf, -kHalf, kHalf}}, Vec3{{kHalf, kHalf, kHalf}}, kMu));  // top corner at (0, 0, 0.5)
   s.steps = 60;
+  return s;
+}
+
+ClothScene cloth_fold_scene(int side) {
+  require(side <= 33,
+          "cloth_fold_scene: side must be <= 33 (cells of at least 1 cm: the 2 mm gap and 3 mm margin "
+          "stay below a cell), got " +
+              std::to_string(side));
+  constexpr double kL = 0.32, kGap = 0.002, kLand = 0.15 * kL, kMu = 0.5;
+  ClothScene s = square_cloth("cloth_fold", side, kL, Vec3{{0.5 * kL, 0.5 * kL, kGap}}, MaterialModel::kArap, 0.45);
+  integrators::LocalGlobalDescription& d = s.description;
+  d.bending = integrators::BendingModel::kQuadratic;
+  d.contact_thickness = kGap;
+  d.contact_margin = 0.003;
+  d.self_contact = true;
+  d.obstacles.push_back(half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}}, kMu));
+  // The edge x = L turned by pi over 1 s about the line along -y through ((L + land) / 2, 0, gap):
+  // up first, over the cloth, down onto its left half at x = land, then held there.
+  const double pi = 3.14159265358979323846;
+  for (int j = 0; j < side; ++j) {
+    const Index v = (side - 1) + side * j;
+    const Vec3 x{{d.rest_positions[3 * v], d.rest_positions[3 * v + 1], d.rest_positions[3 * v + 2]}};
+    TargetMotion m;
+    m.target = d.targets.size();
+    m.start = x;
+    m.duration = 1.0;
+    m.axis = Vec3{{0.0, -1.0, 0.0}};
+    m.point = Vec3{{0.5 * (kL + kLand), 0.0, kGap}};
+    m.angular_velocity = pi;
+    s.motions.push_back(m);
+    d.targets.push_back(integrators::PositionalTarget{v, x, 20.0});  // N/m: soft, the fold lies on the layer
+  }
+  s.steps = 200;
   return s;
 }
 

@@ -1,4 +1,5 @@
-// The contact part of LocalGlobalIntegrator (private): collision once per step (obstacles,
+// The contact part of LocalGlobalIntegrator (private; contact_solver.cpp, contact_validation.cpp,
+// contact_detection.cpp, contact_rows.cpp, cloth_self_contact.cpp): collision once per step (obstacles,
 // vertex-triangle and edge-edge contact between bodies, and mesh obstacles' sharp features on the
 // bodies' surfaces: obstacle_features.hpp), H, d, the Delassus
 // operator W = H S'^T S' H^T (delassus.hpp), the self-contact of the triangles (cloth, cloth_self_contact.cpp),
@@ -38,6 +39,10 @@ namespace sinew::integrators::detail {
 class CheckpointWriter;
 class CheckpointReader;
 
+/// Boundary edges whose faces' normals are more than this apart (10 degrees) take part in
+/// edge-edge contacts (EdgeEdgeDetector): a flatter edge meets the other body through its faces.
+inline constexpr double kSharpEdgeAngle = 10.0 * 3.14159265358979323846 / 180.0;
+
 /// Throws sinew::Error naming the first invalid contact field of @p d (obstacles, contact
 /// vertices, margin, thickness) for a solid of @p n vertices; @p who prefixes the message.
 void validate_contact(const LocalGlobalDescription& d, Index n, const std::string& who);
@@ -51,11 +56,14 @@ struct BodySurfaces {
   /// The bodies of the tets; triangles: the boundary faces whose three vertices are contact vertices.
   TetSurfaces surfaces;
   std::vector<Index> queries;  ///< contact vertices on a body's boundary, ascending
-  bool active = false;         ///< some query vertex faces a triangle of another body
+  bool active = false;         ///< some query vertex faces a triangle of another body (or of its own)
+  /// (bodies) 1 for each body whose surface also touches itself (LocalGlobalDescription::self_contact:
+  /// all of them); empty without self-contact.
+  std::vector<char> self;
 };
 
 /// The BodySurfaces of @p d (tets already checked) for @p n vertices; inactive (and empty)
-/// when d.body_contact is false.
+/// when d.body_contact is false, or with one body unless d.self_contact.
 BodySurfaces body_surfaces(const LocalGlobalDescription& d, Index n);
 
 /// Whether @p d asks for the self-contact of its triangles (LocalGlobalDescription::self_contact
@@ -143,6 +151,14 @@ class LocalGlobalContactSolver {
   bool is_edge_contact(const Contact& c) const {
     return static_cast<std::size_t>(c.obstacle) >= obstacles_.size() + bodies_.surfaces.triangles.size() &&
            c.obstacle < first_feature_key_;
+  }
+  /// Whether @p c is a contact between bodies (vertex-triangle or edge-edge) within one body: a tet
+  /// body's self-contact (LocalGlobalDescription::self_contact).
+  bool is_body_self_contact(const Contact& c) const {
+    const int key = c.obstacle - static_cast<int>(obstacles_.size());
+    if (key < 0 || c.obstacle >= first_feature_key_) return false;
+    const Index other = is_edge_contact(c) ? c.tri[1] : c.tri[0];  // edge b's first vertex, or the triangle's
+    return bodies_.surfaces.vertex_body[c.vertex] == bodies_.surfaces.vertex_body[other];
   }
   /// Whether @p c is an obstacle feature's contact with a body's surface (obstacle_features.hpp).
   bool is_feature_contact(const Contact& c) const {

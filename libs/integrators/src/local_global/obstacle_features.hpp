@@ -1,6 +1,6 @@
 // Contacts of mesh obstacles' sharp features with the bodies' surfaces in the local-global step
 // (LocalGlobalDescription::obstacle_features; issue 24: knife edges without thickness). The
-// bodies' vertices touch an obstacle by its signed distance (contact_solver.cpp); a blade thinner
+// bodies' vertices touch an obstacle by its signed distance (contact_detection.cpp); a blade thinner
 // than the spacing of a body's vertices passes between them. So, besides:
 // - each obstacle vertex on a sharp edge (a blade's tip or ends, a box's corner) touches the
 //   nearest boundary triangle of each body (VertexTriangleDetector over the bodies' triangles, the

@@ -159,7 +159,8 @@ detail::BodySurfaces checked_loads_and_contact(const LocalGlobalDescription& d, 
   detail::BodySurfaces bodies = detail::body_surfaces(d, n);
   require(!bodies.active || options.global_step == GlobalStepKind::kSparseInverse,
           kWho + "body_contact: contact between the solid's " + std::to_string(bodies.surfaces.bodies) +
-              " bodies needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
+              (bodies.self.empty() ? " bodies" : " bodies (and of each with itself: self_contact)") +
+              " needs the kSparseInverse global step (W = H S'^T S' H^T, eq. (27)), got " +
               global_step_name(options.global_step) + "; set body_contact = false to let them pass through");
   require(!detail::cloth_self_contact(d) || options.global_step == GlobalStepKind::kSparseInverse,
           kWho +

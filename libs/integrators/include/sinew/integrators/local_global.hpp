@@ -143,9 +143,10 @@ struct LocalGlobalDescription {
   /// Contact between the solid's bodies (the connected components of its tets): each contact
   /// vertex on a body's boundary against the boundary triangles of the other bodies whose three
   /// vertices are contact vertices (vertex_triangle_contacts.hpp), and the sharp edges of those
-  /// triangles against the other bodies' edges (edge_edge_contacts.hpp; no self-contact; triangle
-  /// membranes take no part). It acts only with two or more such bodies, and then needs the
-  /// kSparseInverse global step; false = the bodies pass through each other.
+  /// triangles against the other bodies' edges (edge_edge_contacts.hpp; a body touches itself only
+  /// with self_contact; triangle membranes take no part). It acts only with two or more such bodies
+  /// (or one with self_contact), and then needs the kSparseInverse global step; false = the bodies
+  /// pass through each other and themselves.
   bool body_contact = true;
   /// Mesh obstacles' sharp features touch the bodies' surfaces too (knife edges without
   /// thickness): each obstacle vertex on a sharp edge (faces more than 10 degrees apart, or a
@@ -168,10 +169,14 @@ struct LocalGlobalDescription {
   /// needs the kSparseInverse global step. contact_thickness + contact_margin must stay below the
   /// distance from a vertex to the nearest mesh feature outside its neighbourhood (about an edge
   /// length), or the flat cloth touches itself. false (default) = no self-contact, every result
-  /// bit for bit as without this field (scene files: `self_contact`).
+  /// bit for bit as without this field (scene files: `self_contact`). With tets (and body_contact),
+  /// each body's boundary also touches itself, a soft body folding onto itself, even with a single
+  /// body: the detectors' self-contact mode (vertex_triangle_contacts.hpp, edge_edge_contacts.hpp:
+  /// one-sided, away from each vertex's and edge's neighbourhood, between parts of the surface that
+  /// face each other), so the body's parts must be thicker than contact_margin + contact_thickness.
   bool self_contact = false;
-  /// Coulomb coefficient mu >= 0 of the cloth's self-contacts. 0.3: cotton on cotton (scene files:
-  /// `self_friction`).
+  /// Coulomb coefficient mu >= 0 of the self-contacts (the cloth's, and each tet body's with itself).
+  /// 0.3: cotton on cotton (scene files: `self_friction`).
   double self_friction = 0.3;
 };
 

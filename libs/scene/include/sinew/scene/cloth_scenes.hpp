@@ -19,12 +19,18 @@
 
 namespace sinew::scene {
 
-/// A positional target of a cloth scene moving at constant velocity for a while, then held.
+/// A positional target of a cloth scene moving at constant velocity, or turning at a constant rate
+/// about an axis, for a while, then held.
 struct TargetMotion {
   std::size_t target = 0;          ///< index into description.targets
   Vec3 start{{0.0, 0.0, 0.0}};     ///< target position at t = 0 (m)
   Vec3 velocity{{0.0, 0.0, 0.0}};  ///< target velocity (m/s) while 0 <= t <= duration
-  double duration = 0.0;           ///< s; afterwards the target stays at start + duration velocity
+  double duration = 0.0;           ///< s; afterwards the target stays where it is at t = duration
+  /// Turn rate (rad/s, right-handed about axis) while 0 <= t <= duration; 0 = no turn. A turning
+  /// target is start turned about the line along axis through point (then moved by velocity).
+  double angular_velocity = 0.0;
+  Vec3 axis{{0.0, 0.0, 1.0}};   ///< unit axis of the turn
+  Vec3 point{{0.0, 0.0, 0.0}};  ///< a point of the turn's axis (m)
 };
 
 /// A cloth scene: what a LocalGlobalIntegrator needs, plus its driven targets and facts for checks.
@@ -38,8 +44,10 @@ struct ClothScene {
   int steps = 0;  ///< steps of h after which the scene shows what it is for (pulled, draped)
 };
 
-/// The positions of every driven target of @p scene at time @p t (s): start + min(t, duration)
-/// velocity. Pass them to LocalGlobalIntegrator::set_target() before each step (drive_targets()).
+/// The positions of every driven target of @p scene at time @p t (s): with tau = min(t, duration),
+/// start + tau velocity, or for a turning target start turned by tau angular_velocity about its
+/// axis (the scene files' "rotate" motion, the same formula), plus tau velocity. Pass them to
+/// LocalGlobalIntegrator::set_target() before each step (drive_targets()).
 std::vector<Vec3> target_positions(const ClothScene& scene, double t);
 
 /// Sets every driven target of @p scene on @p integrator for the step that ends at t + h, where
@@ -79,5 +87,20 @@ ClothScene cloth_on_knives_scene(int side = 71, int knives = 3);
 /// @param side  vertices per side (71: 5,041 vertices).
 /// @throws sinew::Error when side < 2.
 ClothScene cloth_sharp_corner_scene(int side = 71);
+
+/// Cloth Fold (issue 24's self-contact): a 0.32 m square ARAP cloth (E = 1e5 Pa, nu = 0.45,
+/// 1 kg/m^2, quadratic bending) of @p side x @p side vertices lying on a table (the half-space
+/// z = 0, friction 0.5) 2 mm above it, its edge x = 0.32 m held by soft targets (20 N/m) that turn
+/// it by a half-turn over 1 s about the line along -y through (0.184, 0, 0.002), so that its right
+/// half is lifted, turned over and laid on its left half, the edge coming down at x = 0.048 m;
+/// then held. Self-contact (LocalGlobalDescription::self_contact) keeps the folded half on the
+/// bottom layer, contact_thickness = 2 mm apart, margin 3 mm. steps = 200.
+/// @param side  vertices per side (17: 2 cm cells, the self-contact test's cloth; 200 steps take
+///              about 4 s serial in Release. Every vertex touches the table, so W grows fast: at
+///              33, 1 cm cells, about 2 s a step with its ~1,000 table contacts). The 2 mm thickness
+///              plus the 3 mm margin must stay below 0.7 of a cell, so side <= 33, or the flat
+///              cloth touches itself.
+/// @throws sinew::Error when side < 2 or side > 33.
+ClothScene cloth_fold_scene(int side = 17);
 
 }  // namespace sinew::scene

@@ -91,23 +91,8 @@ void LocalGlobalContactSolver::append_cloth_contacts(Index v, std::size_t& next_
   const std::vector<std::array<Index, 2>>& edges = cloth_->edges();
   for (; next_ee < cloth_ee_.size() && edges[cloth_ee_[next_ee].edge_a][0] == v; ++next_ee) {
     const ClothEdgeEdgeContact& g = cloth_ee_[next_ee];
-    const auto& a = edges[g.edge_a];
-    const auto& b = edges[g.edge_b];
-    const ContactFrame f = contact_frame(g.normal);
-    Contact c{v, first_cloth_key_ + cloth_triangles_ + static_cast<int>(g.edge_b), {f.normal, f.tangent1, f.tangent2}};
-    c.self = 1.0 - g.s;
-    c.tri[0] = a[1];
-    c.tri[1] = b[0];
-    c.tri[2] = b[1];
-    c.bary[0] = -g.s;
-    c.bary[1] = 1.0 - g.t;
-    c.bary[2] = g.t;
-    contacts_.push_back(c);
-    const auto at = [&](Index u) { return xs_[static_cast<std::size_t>(u)]; };
-    witness_.insert(witness_.end(), {v3::madd(v3::scale(1.0 - g.s, at(a[0])), g.s, at(a[1])),
-                                     v3::madd(v3::scale(1.0 - g.t, at(b[0])), g.t, at(b[1]))});
-    const double d = g.distance - thickness_;
-    e_host_.insert(e_host_.end(), {d / h_, 0.0, 0.0});
+    append_edge_edge(v, first_cloth_key_ + cloth_triangles_ + static_cast<int>(g.edge_b), edges[g.edge_a],
+                     edges[g.edge_b], g.s, g.t, g.normal, g.distance);
   }
 }
 

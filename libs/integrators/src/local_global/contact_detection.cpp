@@ -129,24 +129,8 @@ void LocalGlobalContactSolver::detect_contacts() {
     const auto& edges = edge_detector_.edges();
     for (; next_edge < found_edges_.size() && edges[found_edges_[next_edge].edge_a][0] == v; ++next_edge) {
       const EdgeEdgeContact& g = found_edges_[next_edge];
-      const auto& a = edges[g.edge_a];
-      const auto& b = edges[g.edge_b];
-      const ContactFrame f = contact_frame(g.normal);
-      Contact c{v, n_triangle_keys + static_cast<int>(g.edge_b), {f.normal, f.tangent1, f.tangent2}};
-      c.self = 1.0 - g.s;
-      c.tri[0] = a[1];
-      c.tri[1] = b[0];
-      c.tri[2] = b[1];
-      c.bary[0] = -g.s;
-      c.bary[1] = 1.0 - g.t;
-      c.bary[2] = g.t;
-      contacts_.push_back(c);
-      witness_.insert(witness_.end(), {v3::madd(v3::scale(1.0 - g.s, xs_[static_cast<std::size_t>(a[0])]), g.s,
-                                                xs_[static_cast<std::size_t>(a[1])]),
-                                       v3::madd(v3::scale(1.0 - g.t, xs_[static_cast<std::size_t>(b[0])]), g.t,
-                                                xs_[static_cast<std::size_t>(b[1])])});
-      const double d = g.distance - thickness_;
-      e_host.insert(e_host.end(), {d / h_, 0.0, 0.0});
+      append_edge_edge(v, n_triangle_keys + static_cast<int>(g.edge_b), edges[g.edge_a], edges[g.edge_b], g.s, g.t,
+                       g.normal, g.distance);
     }
     // Then the obstacles' sharp features on the surface points of v's triangles and edges (keys
     // past the edges'): rows over the surface point's vertices, the obstacle's velocity in e.
@@ -180,6 +164,26 @@ void LocalGlobalContactSolver::detect_body_contacts() {
     const auto& eb = edges[b.edge_a];
     return ea[0] != eb[0] ? ea[0] < eb[0] : a.edge_b != b.edge_b ? a.edge_b < b.edge_b : ea[1] < eb[1];
   });
+}
+
+void LocalGlobalContactSolver::append_edge_edge(Index v, int key, const std::array<Index, 2>& a,
+                                                const std::array<Index, 2>& b, double s, double t, const Vec3& normal,
+                                                double distance) {
+  const ContactFrame f = contact_frame(normal);
+  Contact c{v, key, {f.normal, f.tangent1, f.tangent2}};
+  c.self = 1.0 - s;
+  c.tri[0] = a[1];
+  c.tri[1] = b[0];
+  c.tri[2] = b[1];
+  c.bary[0] = -s;
+  c.bary[1] = 1.0 - t;
+  c.bary[2] = t;
+  contacts_.push_back(c);
+  const auto at = [&](Index u) { return xs_[static_cast<std::size_t>(u)]; };
+  witness_.insert(witness_.end(), {v3::madd(v3::scale(1.0 - s, at(a[0])), s, at(a[1])),
+                                   v3::madd(v3::scale(1.0 - t, at(b[0])), t, at(b[1]))});
+  const double d = distance - thickness_;
+  e_host_.insert(e_host_.end(), {d / h_, 0.0, 0.0});
 }
 
 }  // namespace sinew::integrators::detail

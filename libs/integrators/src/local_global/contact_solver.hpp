@@ -138,6 +138,10 @@ class LocalGlobalContactSolver {
   /// Appends vertex @p v's cloth self-contacts (its vertex-triangle ones from @p next_vt, its edge-edge
   /// ones as edge a's first vertex from @p next_ee) to contacts_, witness_ and e_host_.
   void append_cloth_contacts(Index v, std::size_t& next_vt, std::size_t& next_ee);
+  // Appends the edge-edge contact of vertex v = a[0] (key @p key): rows over a0, a1, b0, b1 with
+  // weights 1 - s, s, -(1 - t), -t along @p normal's frame, its witness points and its e entry.
+  void append_edge_edge(Index v, int key, const std::array<Index, 2>& a, const std::array<Index, 2>& b, double s,
+                        double t, const Vec3& normal, double distance);
   void gather_cables(LocalGlobalReport& report);
   void assemble_rows();
   void warm_start();

@@ -9,6 +9,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/scene/procedural_mesh.hpp"
+#include "target_rotation.hpp"
 
 namespace sinew::scene {
 
@@ -63,16 +64,7 @@ std::vector<Vec3> target_positions(const ClothScene& scene, double t) {
     const double tau = std::min(std::max(t, 0.0), m.duration);
     Vec3 p = m.start;
     if (m.angular_velocity != 0.0) {
-      // Rodrigues, as the scene files' "rotate" motion (local_global_scene_file.cpp): parallel
-      // part kept, perpendicular part turned.
-      const double angle = m.angular_velocity * tau;
-      const double c = std::cos(angle), s = std::sin(angle);
-      const Vec3 d{{p[0] - m.point[0], p[1] - m.point[1], p[2] - m.point[2]}};
-      const double along = dot(m.axis, d);
-      const Vec3 par{{along * m.axis[0], along * m.axis[1], along * m.axis[2]}};
-      const Vec3 perp{{d[0] - par[0], d[1] - par[1], d[2] - par[2]}};
-      const Vec3 turn = cross(m.axis, perp);
-      for (int i = 0; i < 3; ++i) p[i] = m.point[i] + (par[i] + c * perp[i] + s * turn[i]);
+      p = detail::rotate_about(p, m.point, m.axis, m.angular_velocity * tau);  // as the scene files' "rotate"
     }
     out.push_back(Vec3{{p[0] + tau * m.velocity[0], p[1] + tau * m.velocity[1], p[2] + tau * m.velocity[2]}});
   }

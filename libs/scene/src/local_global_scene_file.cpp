@@ -18,6 +18,7 @@
 #include "sinew/core/number_text.hpp"
 #include "sinew/scene/file_names.hpp"
 #include "sinew/scene/local_global_simulation.hpp"
+#include "target_rotation.hpp"
 
 namespace sinew::scene::detail {
 
@@ -71,15 +72,7 @@ Vec3 moved(const TargetMotion& m, const Vec3& p, const LocalGlobalIntegrator& lg
   // part turned (Rodrigues), exactly the builders' formula for a coordinate axis through 0.
   const double angle = m.duration ? m.omega * std::min(std::max(lg.time() + h, 0.0), *m.duration)
                                   : m.omega * h * static_cast<double>(step + 1);
-  const double c = std::cos(angle), s = std::sin(angle);
-  const Vec3 d{{p[0] - m.point[0], p[1] - m.point[1], p[2] - m.point[2]}};
-  const double along = dot(m.axis, d);
-  const Vec3 par{{along * m.axis[0], along * m.axis[1], along * m.axis[2]}};
-  const Vec3 perp{{d[0] - par[0], d[1] - par[1], d[2] - par[2]}};
-  const Vec3 turn = cross(m.axis, perp);
-  Vec3 q{};
-  for (int i = 0; i < 3; ++i) q[i] = m.point[i] + (par[i] + c * perp[i] + s * turn[i]);
-  return q;
+  return detail::rotate_about(p, m.point, m.axis, angle);
 }
 
 TargetMotion read_motion(JsonObject& target) {

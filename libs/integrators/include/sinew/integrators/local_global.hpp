@@ -57,8 +57,9 @@ enum class BendingModel {
   /// (Q x_rest = 0); a curved rest shape is pulled flat. Like every hinge energy its scale depends
   /// on the triangulation: on a grid of right triangles bent about a grid axis E_b tends to
   /// 3 x k/2 int (kappa1 + kappa2)^2 dA (only the edges across the bend, a third of the edge
-  /// areas, carry it), so a strip of such a mesh is about 3 times stiffer than the plate
-  /// (tests/integrators/local_global_bending_test.cpp measures it).
+  /// areas, carry it). Unlike the mean-curvature energy it charges anticlastic bending, so a
+  /// narrow strip holds as a beam: on that mesh, relaxed at its 2-cell period, with D_beam = 2.4 k
+  /// (tests/integrators/local_global_bending_test.cpp measures both and a cantilever's tip).
   kQuadratic,
   /// The Laplace-Beltrami form of projective dynamics (Bouaziz et al. 2014, Sec. 5 "bending"):
   /// per interior vertex i the cotangent Laplacian (Delta x)_i = 1/(2 M_i) sum_j (cot a_ij +
@@ -67,7 +68,8 @@ enum class BendingModel {
   /// curved one keeps its mean-curvature magnitude. A_i integrates the energy: M_i, plus the mixed Voronoi shares of a
   /// triangle's boundary vertices split equally among its interior vertices (boundary vertices have no Laplacian, so
   /// without this a strip n triangles wide would lose about 1/n of its stiffness). Consistent on the meshes tested: the
-  /// cylinder's energy converges to the plate's.
+  /// cylinder's energy converges to the plate's. Anticlastic bending (kappa2 = -kappa1) costs nothing, so a narrow
+  /// strip has no beam stiffness (a cantilevered one is held only by its membrane): use kQuadratic for strips.
   kLaplaceBeltrami
 };
 

@@ -3,19 +3,23 @@
 // form for a rigid block. With mu* = tan(a), a block with mu = mu* - delta slides with
 // x(t) = g (sin a - mu cos a) t^2 / 2; one with mu = mu* + delta does not move. For each slope
 // angle, time step, modulus and side of mu* the study runs T seconds from rest in the undeformed
-// shape and reports the slab's slip (the mass-weighted mean displacement along the slope of its
+// shape (or a settled one, --start) and reports the slab's slip (the mass-weighted mean displacement along the slope of its
 // bottom vertices) against the closed form, the first step's slip, the largest contact_error,
 // and Coulomb's law after the start-up (slip velocity over the last tenth of T, acceleration
 // between T/2 and T against g (sin a - mu cos a)). tests/integrators/local_global_slope_test.cpp
 // checks the same runs; docs/lib_integrators.md ("Stick and slip at every slope") discusses them.
 //
 //   slope_sweep [--angles=5,10,15,20,25,30,35,40,45] [--steps=1e-3,2e-3,5e-3,1e-2]
-//               [--moduli=1e9,1e5] [--delta=0.001] [--duration=1] [--settle=0]
+//               [--moduli=1e9,1e5] [--delta=0.001] [--duration=1]
+//               [--start=undeformed|held|sliding] [--settle=1]
 //               [--solve=default|auto|converged|seed] [--function=default|fb|minmap]
 //               [--iterations=0] [--newton=0] [--cr=0] [--max_newton=0] [--tolerance=-1]
 //               [--backend=serial] [--out=results]
-// (0 or -1 = the option's default). --settle=S first holds the slab for S seconds with mu = 10
-// and starts from that pre-stressed rest state instead. Writes OUT/slope_sweep.csv (one row per
+// (0 or -1 = the option's default). --start=held first settles the slab for S = --settle seconds
+// with mu = 10 and starts at rest in that shape (its shear as elasticity distributes it: on
+// release part of it turns into a kick); --start=sliding settles it with mu = mu* (sliding
+// steadily: friction at mu* times the pressure at every contact) and starts at rest in that shape,
+// where a soft slab follows the rigid closed form too. Writes OUT/slope_sweep.csv (one row per
 // case), OUT/slope_sweep_trajectories.csv (time, slip and closed form of the sliding cases) and
 // the plots OUT/slope_sweep.png (slip at T against the closed form, one point per sliding case,
 // with the line y = x; the scheme's own closed form a T (T + h) / 2 lies h / T above it),
@@ -73,7 +77,7 @@ struct Outcome {
 // rho = 1000, nu = 0.3, on the plane z = 0 with gravity tilted by the slope angle about y (the
 // slope direction is +x). Flat so that it does not tip before 68 degrees (tan a = 0.05 / 0.02).
 Outcome run_case(Backend& backend, double angle_deg, double h, double modulus, double mu, double duration,
-                 const LocalGlobalOptions& options, double settle) {
+                 const LocalGlobalOptions& options, const std::string& start, double settle) {
   const scene::TetMesh mesh = scene::box_tet_mesh(Vec3{{0, 0, 0}}, Vec3{{0.1, 0.1, 0.04}}, 4, 4, 2);
   LocalGlobalDescription d;
   d.rest_positions = scene::interleaved(mesh.vertices);
@@ -89,9 +93,9 @@ Outcome run_case(Backend& backend, double angle_deg, double h, double modulus, d
     if (mesh.vertices[v][2] == 0.0) d.contact_vertices.push_back(static_cast<Index>(v));
   LocalGlobalIntegrator lg(backend, d, options);
   const std::vector<double>& m = lg.masses();
-  if (settle > 0.0) {
+  if (start != "undeformed") {
     LocalGlobalDescription held = d;
-    held.obstacles[0].friction = 10.0;
+    held.obstacles[0].friction = start == "sliding" ? std::tan(a) : 10.0;
     LocalGlobalIntegrator pre(backend, held, options);
     for (long s = 0; s < std::lround(settle / h); ++s) pre.step();
     lg.set_state(pre.positions(), std::vector<double>(pre.positions().size(), 0.0));
@@ -143,7 +147,10 @@ int main(int argc, char** argv) {
     const std::vector<double> moduli = parse_list(bench::take_flag(argc, argv, "moduli", "1e9,1e5"));
     const double delta = std::stod(bench::take_flag(argc, argv, "delta", "0.001"));
     const double duration = std::stod(bench::take_flag(argc, argv, "duration", "1"));
-    const double settle = std::stod(bench::take_flag(argc, argv, "settle", "0"));
+    const std::string start = bench::take_flag(argc, argv, "start", "undeformed");
+    const double settle = std::stod(bench::take_flag(argc, argv, "settle", "1"));
+    if (start != "undeformed" && start != "held" && start != "sliding")
+      throw std::invalid_argument("--start: expected undeformed, held or sliding, got '" + start + "'");
     const std::string function = bench::take_flag(argc, argv, "function", "default");
     const int iterations = std::stoi(bench::take_flag(argc, argv, "iterations", "0"));
     const int newton = std::stoi(bench::take_flag(argc, argv, "newton", "0"));
@@ -199,7 +206,7 @@ int main(int argc, char** argv) {
         for (double angle : angles) {
           const double a = angle * kPi / 180.0, mu_star = std::tan(a);
           for (double mu : {mu_star - delta, mu_star + delta}) {
-            const Outcome o = run_case(*backend, angle, h, modulus, mu, duration, options, settle);
+            const Outcome o = run_case(*backend, angle, h, modulus, mu, duration, options, start, settle);
             const double coulomb = kG * (std::sin(a) - mu * std::cos(a));  // < 0 above mu*: decelerates
             const double acc = std::max(0.0, coulomb);
             const double closed = 0.5 * acc * duration * duration;

@@ -233,7 +233,13 @@ class LuStep {
     dense_ = dense;
     // A last-resort shift when the matrix is exactly singular, far below W's scale.
     singular_shift_ = 1e-10 * diagW.sum() / static_cast<double>(m > 0 ? m : 1);
-    if (dense_) return;
+    if (dense_) {
+      // Sized here, with the problem, rather than at the first Newton step, which may come steps
+      // later (a warm start that already solves it): a kept size then costs no allocation.
+      dense_jac_.resize(m, m);
+      if (dense_lu_.rows() != m) dense_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(m);
+      return;
+    }
     const bool same_pattern =
         analysed_ && p.W.row_ptr == analysed_row_ptr_ && p.W.col_idx == analysed_col_idx_ && same_block_sizes(p.blocks);
     if (!same_pattern) make_pattern(p);
@@ -468,9 +474,11 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
 
 void NewtonSolver::do_solve_into(const DelassusProblem& p, Eigen::VectorXd& r, SolverReport& report) {
   report.reset();
+  report.error_history.reserve(static_cast<std::size_t>(options_.stop.max_iterations));  // kept by a kept report
   const Index m = p.rows();
   if (!work_) work_ = std::make_unique<Workspace>();
   Workspace& ws = *work_;
+  ws.recent.reserve(static_cast<std::size_t>(options_.merit_memory) + 1);
   const EigenCsrView W = as_eigen(p.W);  // solve() validated p: a view, not a copy
   csr_diagonal(p.W, ws.diagW);
   // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).

@@ -444,10 +444,14 @@ void SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, GlobalSo
   } else {
     v = w.v_star;
   }
-  w.gamma.resize(m);
-  w.gamma_a.resize(m);
+  // Every per-iteration vector sized here, with the problem, rather than at the first Newton
+  // step, which may come steps later: a kept size then costs no allocation.
+  for (Eigen::VectorXd* x : {&w.gamma, &w.gamma_a, &w.u, &w.u_a, &w.du, &w.u_r}) x->resize(m);
+  for (Eigen::VectorXd* x : {&w.Mv, &w.momentum, &w.impulse, &w.grad, &w.dv, &w.mass_rhs}) x->resize(n);
+  if (dense_path) w.dense.resize(n, n);
   w.evals.resize(p.blocks.size());
   report.reset();
+  report.error_history.reserve(static_cast<std::size_t>(options_.stop.max_iterations) + 1);  // kept by a kept report
   double optimality = 0.0;
   // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
   const auto finish = [&](SolverStatus status, std::string_view message) {

@@ -474,7 +474,8 @@ SolverReport NewtonSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r
 
 void NewtonSolver::do_solve_into(const DelassusProblem& p, Eigen::VectorXd& r, SolverReport& report) {
   report.reset();
-  report.error_history.reserve(static_cast<std::size_t>(options_.stop.max_iterations));  // kept by a kept report
+  // Kept by a kept report; capped so that a huge iteration limit does not reserve megabytes.
+  report.error_history.reserve(std::min<std::size_t>(static_cast<std::size_t>(options_.stop.max_iterations), 4096));
   const Index m = p.rows();
   if (!work_) work_ = std::make_unique<Workspace>();
   Workspace& ws = *work_;

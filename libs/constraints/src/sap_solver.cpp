@@ -451,7 +451,8 @@ void SapSolver::solve(const GlobalProblem& p, const LinearSolver& mass, GlobalSo
   if (dense_path) w.dense.resize(n, n);
   w.evals.resize(p.blocks.size());
   report.reset();
-  report.error_history.reserve(static_cast<std::size_t>(options_.stop.max_iterations) + 1);  // kept by a kept report
+  // Kept by a kept report; capped so that a huge iteration limit does not reserve megabytes.
+  report.error_history.reserve(std::min<std::size_t>(static_cast<std::size_t>(options_.stop.max_iterations) + 1, 4096));
   double optimality = 0.0;
   // The natural-map error is evaluated once, at the answer (it costs a solve with M's factor).
   const auto finish = [&](SolverStatus status, std::string_view message) {

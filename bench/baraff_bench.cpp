@@ -1,6 +1,7 @@
 // Baraff's linear-time KKT solver (sinew::BaraffSolver) on articulated rigid bodies (6-DOF,
-// 3-D ball joints and every fourth joint a 5-D hinge, the root grounded by a ball joint), chains
-// and random trees of n = 10^2 .. 10^5 bodies: time per factor and per solve, with the time per
+// 3-D ball joints and every fourth joint a 5-D hinge, the root grounded by a ball joint), chains,
+// random trees and the same trees numbered depth-first ("dfs_tree", as URDF and MJCF number their
+// bodies) of n = 10^2 .. 10^5 bodies: time per factor and per solve, with the time per
 // body as a counter (flat = linear). In the same run, CHOLMOD (simplicial LDL^T) and Eigen's
 // SimplicialLDLT factor and solve the same KKT matrix H = [M -J^T; -J 0] two ways:
 //
@@ -81,18 +82,50 @@ Eigen::MatrixXd joint_block(const Eigen::Vector3d& r, bool hinge, const Eigen::V
   return j;
 }
 
-// n bodies; body i > 0 hangs from parent(i) (i - 1 for a chain, uniform in [0, i) for a random
-// tree); body 0 is grounded by a ball joint. Constraint c holds body c (c = 0: to the world).
-BaraffProblem make_mechanism(int n, bool tree, std::uint64_t seed) {
+// The topologies: a chain, a random tree (each body hangs from one uniform among those before
+// it), and the same random tree numbered depth-first (pre-order), as robot description files
+// (URDF, MJCF) number their bodies.
+enum class Topology { kChain, kTree, kDepthFirstTree };
+
+Topology topology_of(const std::string& name) {
+  return name == "chain" ? Topology::kChain : name == "tree" ? Topology::kTree : Topology::kDepthFirstTree;
+}
+
+// parent[i] of each body (-1: the root, body 0): i - 1 for a chain, uniform in [0, i) for a
+// random tree, and that tree relabelled in depth-first pre-order (still parent < child).
+std::vector<int> parents(int n, Topology topology, std::mt19937_64& rng) {
+  std::vector<int> parent(static_cast<std::size_t>(n), -1);
+  for (int i = 1; i < n; ++i)
+    parent[i] = topology == Topology::kChain ? i - 1 : std::uniform_int_distribution<int>(0, i - 1)(rng);
+  if (topology != Topology::kDepthFirstTree || n == 0) return parent;
+  std::vector<std::vector<int>> children(static_cast<std::size_t>(n));
+  for (int i = 1; i < n; ++i) children[parent[i]].push_back(i);
+  std::vector<int> label(static_cast<std::size_t>(n)), stack{0};
+  int next = 0;
+  while (!stack.empty()) {
+    const int b = stack.back();
+    stack.pop_back();
+    label[b] = next++;
+    for (auto it = children[b].rbegin(); it != children[b].rend(); ++it) stack.push_back(*it);
+  }
+  std::vector<int> relabelled(static_cast<std::size_t>(n), -1);
+  for (int i = 1; i < n; ++i) relabelled[label[i]] = label[parent[i]];
+  return relabelled;
+}
+
+// n bodies; body i > 0 hangs from parent(i) (parents()); body 0 is grounded by a ball joint.
+// Constraint c holds body c (c = 0: to the world).
+BaraffProblem make_mechanism(int n, Topology topology, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-0.5, 0.5);
   std::vector<BaraffBody> bodies;
   bodies.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) bodies.push_back({rigid_mass(rng)});
+  const std::vector<int> parent_of = parents(n, topology, rng);
   std::vector<BaraffConstraint> joints;
   joints.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    const int parent = i == 0 ? kBaraffWorld : tree ? std::uniform_int_distribution<int>(0, i - 1)(rng) : i - 1;
+    const int parent = i == 0 ? kBaraffWorld : parent_of[i];
     const bool hinge = i % 4 == 3;
     const Eigen::Vector3d axis = Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
     const Eigen::Vector3d ra(u(rng), u(rng), u(rng)), rb(u(rng), u(rng), u(rng));
@@ -178,7 +211,7 @@ Case& get_case(const std::string& topology, int n) {
   slot = std::make_unique<Case>();
   Case& c = *slot;
   c.n = n;
-  c.problem = std::make_unique<BaraffProblem>(make_mechanism(n, topology == "tree", 1234 + n));
+  c.problem = std::make_unique<BaraffProblem>(make_mechanism(n, topology_of(topology), 1234 + n));
   c.solver = std::make_unique<BaraffSolver>(*c.problem);
   std::mt19937_64 rng(99);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -296,7 +329,7 @@ class TableReporter : public benchmark::ConsoleReporter {
   }
 
   void print(const std::vector<int>& sizes) const {
-    for (const char* topology : {"chain", "tree"}) {
+    for (const char* topology : {"chain", "tree", "dfs_tree"}) {
       std::printf("\n%s of rigid bodies (ball joints, every 4th a 5-D hinge): real time per call in ms\n", topology);
       std::printf("%8s | %9s %9s %9s %11s %11s | %19s %19s %19s %19s | %9s %9s\n", "n", "B.build", "B.factor",
                   "B.solve", "factor/body", "solve/body", "CHOLMOD amd fac/sol", "CHOLMOD tree fac/sol",
@@ -350,7 +383,7 @@ int main(int argc, char** argv) {
   g_delta = std::stod(sinew::bench::take_flag(argc, argv, "delta", "1e-10"));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  for (const char* topology : {"chain", "tree"})
+  for (const char* topology : {"chain", "tree", "dfs_tree"})
     for (int n : sizes) register_case(topology, n);
   TableReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -3,11 +3,12 @@
 // form for a rigid block. With mu* = tan(a), a block with mu = mu* - delta slides with
 // x(t) = g (sin a - mu cos a) t^2 / 2; one with mu = mu* + delta does not move. For each slope
 // angle, time step, modulus and side of mu* the study runs T seconds from rest in the undeformed
-// shape (or a settled one, --start) and reports the slab's slip (the mass-weighted mean displacement along the slope of its
-// bottom vertices) against the closed form, the first step's slip, the largest contact_error,
-// and Coulomb's law after the start-up (slip velocity over the last tenth of T, acceleration
-// between T/2 and T against g (sin a - mu cos a)). tests/integrators/local_global_slope_test.cpp
-// checks the same runs; docs/lib_integrators.md ("Stick and slip at every slope") discusses them.
+// shape (or a settled one, --start) and reports the slab's slip (the mass-weighted mean
+// displacement along the slope of its bottom vertices) against the closed form, the first step's
+// slip, the largest contact_error, and Coulomb's law after the start-up (slip velocity over the
+// last tenth of T, acceleration between T/2 and T against g (sin a - mu cos a)).
+// tests/integrators/local_global_slope_test.cpp checks the same runs; docs/lib_integrators.md
+// ("Stick and slip at every slope") discusses them.
 //
 //   slope_sweep [--angles=5,10,15,20,25,30,35,40,45] [--steps=1e-3,2e-3,5e-3,1e-2]
 //               [--moduli=1e9,1e5] [--delta=0.001] [--duration=1]
@@ -94,9 +95,9 @@ Outcome run_case(Backend& backend, double angle_deg, double h, double modulus, d
   LocalGlobalIntegrator lg(backend, d, options);
   const std::vector<double>& m = lg.masses();
   if (start != "undeformed") {
-    LocalGlobalDescription held = d;
-    held.obstacles[0].friction = start == "sliding" ? std::tan(a) : 10.0;
-    LocalGlobalIntegrator pre(backend, held, options);
+    LocalGlobalDescription settling = d;
+    settling.obstacles[0].friction = start == "sliding" ? std::tan(a) : 10.0;
+    LocalGlobalIntegrator pre(backend, settling, options);
     for (long s = 0; s < std::lround(settle / h); ++s) pre.step();
     lg.set_state(pre.positions(), std::vector<double>(pre.positions().size(), 0.0));
   }

@@ -176,9 +176,8 @@ std::vector<double> settled_shape(double angle, double modulus, double settle_mu
 }
 
 // The soft slab's shape while it slides steadily at mu = mu* (every contact's friction at mu*
-// times its normal force): from the undeformed shape, 1 s at h = 1e-2 with mu = mu*, whose
-// start-up leaves it sliding at a constant velocity in that shape (implicit Euler damps the
-// elastic waves). The shape of a steady slide is a static equilibrium, the same at every h.
+// times its normal force): settled with mu = mu*, whose start-up leaves it sliding at a constant
+// velocity in that shape. The shape of a steady slide is a static equilibrium, the same at every h.
 std::vector<double> sliding_shape(double angle, double modulus) {
   return settled_shape(angle, modulus, std::tan(angle * kPi / 180.0));
 }
@@ -214,9 +213,8 @@ TEST_P(SlopeSweep, SoftSlabFromItsSlidingShapeFollowsTheClosedForm) {
 // released with mu = mu* - 0.001 turns part of that stored shear into sliding momentum: its base
 // springs back uphill in places, where friction then pushes it downhill. That kick is the
 // elastodynamics of the slab, not solver error: the slip after 1 s converges as h is halved
-// (differences shrink like h: 9.64, 10.31, 10.65 mm) to about 2.6 times the closed form, which holds
-// only for a block
-// without stored shear (a rigid one, or this one in its sliding shape).
+// (differences shrink like h: 9.64, 10.31, 10.65 mm) to about 2.6 times the closed form, which
+// holds only for a block without stored shear (a rigid one, or this one in its sliding shape).
 TEST(LocalGlobalSlope, SoftSlabReleasedFromAHeldRestGetsAKickThatConvergesInH) {
   if (test::quick_tests()) GTEST_SKIP() << "SINEW_QUICK_TESTS: 1750 soft-slab steps";
   const double angle = 30.0, a = angle * kPi / 180.0, mu = std::tan(a) - 0.001;

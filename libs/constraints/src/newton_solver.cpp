@@ -479,7 +479,7 @@ void NewtonSolver::do_solve_into(const DelassusProblem& p, Eigen::VectorXd& r, S
   const Index m = p.rows();
   if (!work_) work_ = std::make_unique<Workspace>();
   Workspace& ws = *work_;
-  ws.recent.reserve(static_cast<std::size_t>(options_.merit_memory) + 1);
+  ws.recent.reserve(std::min<std::size_t>(static_cast<std::size_t>(options_.merit_memory) + 1, 4096));
   const EigenCsrView W = as_eigen(p.W);  // solve() validated p: a view, not a copy
   csr_diagonal(p.W, ws.diagW);
   // Complementarity preconditioner, eq. (28) with FCLIB's scaling (shared with the seed's step).

@@ -15,8 +15,8 @@
 
 #include "expect_error.hpp"
 #include "host_backends.hpp"
-#include "quick_tests.hpp"
 #include "local_global/bending.hpp"
+#include "quick_tests.hpp"
 #include "sinew/backends/registry.hpp"
 #include "sinew/integrators/local_global.hpp"
 
@@ -259,8 +259,8 @@ Eigen::Matrix<double, 6, 6> curvature_form(BendingModel model) {
   for (int a = 0; a < 6; ++a) Q(a, a) = e(Eigen::Matrix<double, 6, 1>::Unit(a));
   for (int a = 0; a < 6; ++a)
     for (int b = a + 1; b < 6; ++b)  // polarization
-      Q(a, b) = Q(b, a) = 0.5 * (e(Eigen::Matrix<double, 6, 1>::Unit(a) + Eigen::Matrix<double, 6, 1>::Unit(b)) -
-                                 Q(a, a) - Q(b, b));
+      Q(a, b) = Q(b, a) =
+          0.5 * (e(Eigen::Matrix<double, 6, 1>::Unit(a) + Eigen::Matrix<double, 6, 1>::Unit(b)) - Q(a, a) - Q(b, b));
   return Q;
 }
 

@@ -199,8 +199,8 @@ TEST_P(SlopeSweep, SoftSlabFromItsSlidingShapeFollowsTheClosedForm) {
     const double closed = 0.5 * kG * (std::sin(a) - mu_slide * std::cos(a)) * kT * kT, x = slide.slip.back();
     double worst = 0.0;
     for (double s : stick.slip) worst = std::max(worst, std::abs(s));
-    std::printf("%4.0f deg h = %.0e: slides %.6e m (closed form %.6e, scheme's %+.3f%%), sticks within %.2e m\n",
-                angle, h, x, closed, 100.0 * (x / (closed * (1.0 + h / kT)) - 1.0), worst);
+    std::printf("%4.0f deg h = %.0e: slides %.6e m (closed form %.6e, scheme's %+.3f%%), sticks within %.2e m\n", angle,
+                h, x, closed, 100.0 * (x / (closed * (1.0 + h / kT)) - 1.0), worst);
     EXPECT_NEAR(x, closed * (1.0 + h / kT), 0.01 * closed) << angle << " deg, h = " << h;
     EXPECT_LT(worst, 1e-6) << angle << " deg, h = " << h << ": sticks";
     EXPECT_LE(slide.max_error, 1e-8);

@@ -8,8 +8,8 @@
 #ifndef SINEW_TEST_ASAN
 
 #include <atomic>
-#include <cstdio>
 #include <cstddef>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -189,8 +189,8 @@ TEST(StepAllocation, ContactThatComesAndGoesAllocatesOnlyForANewLargestSet) {
         continue;  // a new largest set may size the buffers
       }
       if (k >= 3) {
-        EXPECT_EQ(g_allocations.load(), 0) << (sap ? "sap" : "newton") << ", step " << k << ", " << report.contacts
-                                           << " contacts";
+        EXPECT_EQ(g_allocations.load(), 0)
+            << (sap ? "sap" : "newton") << ", step " << k << ", " << report.contacts << " contacts";
       }
     }
     std::printf("%s: largest set %d contacts, %d changes of the count\n", sap ? "sap" : "newton", largest, changes);

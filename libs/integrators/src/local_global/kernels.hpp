@@ -75,9 +75,9 @@ SINEW_HD double projective_weight(const LocalMaterial& c, double volume) {
 }
 
 /// ADMM weight of a Neo-Hookean element (LocalGlobalOptions::neo_hookean_weight and
-/// neo_hookean_weight_floor): @p multiplier times max(sqrt(k m), @p floor k), with k = (2 mu + lambda) V the
-/// element's elastic stiffness and
-/// m = @p mass / (h^2 @p grad2) its inertia in deformation-gradient units. ADMM converges fastest
+/// neo_hookean_weight_floor): @p multiplier times max(sqrt(k m), @p floor k), with
+/// k = (2 mu + lambda) V the element's elastic stiffness and m = @p mass / (h^2 @p grad2) its
+/// inertia in deformation-gradient units. ADMM converges fastest
 /// near sqrt(k m); the floor keeps the penalty within a small factor of the element's stiffness
 /// where inertia is small (stiff materials, fine meshes, so sqrt(k m) << k): below it, on a
 /// non-convex energy, the iterates stalled or wandered and the 5-iteration steps gained energy

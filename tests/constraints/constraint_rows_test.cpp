@@ -100,6 +100,37 @@ TEST(ConstraintRows, StepProblemHoldsEigensSumsOfTheTriplets) {
   EXPECT_TRUE(g.f == Eigen::VectorXd(to_eigen(A) * v_free));
 }
 
+TEST(ConstraintRows, AddRowsAppendsTheBlocksAddBlockWould) {
+  // add_rows (a joint's rows at once) against add_block row by row: the same blocks, labels and
+  // per-row arrays, after rows already there (a compliant one, so that the new rows' defaults show).
+  ConstraintRows one, many;
+  for (ConstraintRows* rows : {&one, &many}) {
+    rows->add_block(BlockKind::kUnilateral, 0.0, {0.5}, {0.25}, "limit");
+    rows->set_compliance(0, 1, 1e-3, 0.1);
+  }
+  const RowLabel hinge("hinge 'elbow'");
+  const char* const roles[] = {" x", " y", " z"};
+  const double phi[] = {1e-3, -2e-3, 0.0};
+  for (int k = 0; k < 3; ++k) one.add_block(BlockKind::kBilateral, 0.0, {phi[k]}, {0.0}, hinge.with_role(roles[k]));
+  EXPECT_EQ(many.add_rows(BlockKind::kBilateral, 3, phi, hinge, roles), 1);
+  EXPECT_EQ(many.add_rows(BlockKind::kBilateral, 0, phi, hinge, roles), 4);  // nothing to add
+  ASSERT_EQ(many.blocks.size(), one.blocks.size());
+  for (std::size_t b = 0; b < one.blocks.size(); ++b) {
+    EXPECT_EQ(many.blocks[b].kind, one.blocks[b].kind);
+    EXPECT_EQ(many.blocks[b].mu, one.blocks[b].mu);
+    EXPECT_EQ(many.labels[b].text(), one.labels[b].text());
+  }
+  EXPECT_EQ(many.labels[3].text(), "hinge 'elbow' z");
+  EXPECT_EQ(many.phi, one.phi);
+  EXPECT_EQ(many.target, one.target);
+  EXPECT_EQ(many.compliance, one.compliance);
+  EXPECT_EQ(many.damping, one.damping);
+  EXPECT_EQ(many.velocity_level, one.velocity_level);
+  EXPECT_SINEW_ERROR(many.add_rows(BlockKind::kContact, 1, phi, hinge, roles), "one-row blocks");
+  EXPECT_SINEW_ERROR(many.add_rows(BlockKind::kBilateral, -1, phi, hinge, roles), "count >= 0");
+  EXPECT_EQ(many.rows(), 4);  // a refused call adds nothing
+}
+
 TEST(ConstraintRows, BadRowsAreErrors) {
   ConstraintRows rows;
   EXPECT_SINEW_ERROR(rows.add_block(BlockKind::kContact, 0.5, {0}, {0}, "c"), "contact block has 3 rows");

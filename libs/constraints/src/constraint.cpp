@@ -66,6 +66,23 @@ Index ConstraintRows::add_block(BlockKind kind, double mu, std::initializer_list
                       std::move(label));
 }
 
+Index ConstraintRows::add_rows(BlockKind kind, Index count, const double* row_phi, const RowLabel& label,
+                               const char* const* roles) {
+  if (block_size(kind) != 1 || count < 0)
+    throw Error("ConstraintRows::add_rows (" + label.text() + "): expected one-row blocks and a count >= 0, got " +
+                std::to_string(count) + " " + to_string(kind) + " blocks");
+  const Index first = rows();
+  const std::size_t at = phi.size(), n = static_cast<std::size_t>(count);
+  blocks.resize(blocks.size() + n, ConstraintBlock{kind, 0.0});
+  for (std::size_t k = 0; k < n; ++k) labels.push_back(label.with_role(roles[k]));
+  phi.insert(phi.end(), row_phi, row_phi + n);
+  target.resize(at + n, 0.0);
+  compliance.resize(at + n, 0.0);
+  damping.resize(at + n, 0.0);
+  velocity_level.resize(at + n, 0);
+  return first;
+}
+
 void ConstraintRows::set_velocity_level(Index first, Index count) {
   require(first >= 0 && count >= 0 && first + count <= rows(), [&] {
     return "ConstraintRows::set_velocity_level: rows [" + std::to_string(first) + ", " + std::to_string(first + count) +

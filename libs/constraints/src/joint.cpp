@@ -28,6 +28,36 @@ Mat3 local_axes(const JointSide& side) {
   return F;
 }
 
+// The frame of @p side at @p s, with the side's axes F = local_axes(side) given.
+JointFrame frame_with_axes(const model::SystemState& s, const JointSide& side, const Mat3& F) {
+  JointFrame f;
+  switch (side.kind) {
+    case JointSide::Kind::kBody: {
+      const model::BodyState& b = s.bodies[static_cast<std::size_t>(side.index)];
+      f.R = b.R * F;
+      f.p = b.x + b.R * side.origin;
+      f.body_x = b.x;
+      f.dof = s.body_dof[static_cast<std::size_t>(side.index)];
+      f.ndof = 6;
+      break;
+    }
+    case JointSide::Kind::kParticle:
+      f.R = F;
+      f.p = s.x[static_cast<std::size_t>(side.index)];
+      f.body_x = f.p;
+      f.dof = s.particle_dof[static_cast<std::size_t>(side.index)];
+      f.ndof = 3;
+      break;
+    case JointSide::Kind::kWorld:
+      f.R = F;
+      f.p = side.origin;
+      f.body_x = f.p;
+      break;
+  }
+  f.q = normalized(quat_from_rotation_matrix(f.R));
+  return f;
+}
+
 }  // namespace
 
 JointSide world_side(const Vec3& origin, const Vec3& axis, const Vec3& reference) {
@@ -43,7 +73,13 @@ JointSide particle_side(Index i, const Vec3& axis, const Vec3& reference) {
 }
 
 Joint::Joint(std::string kind, std::string label, JointSide a, JointSide b, JointCompliance compliance)
-    : label_(kind + " '" + label + "'"), a_(a), b_(b), compliance_(compliance) {}
+    : label_(kind + " '" + label + "'"),
+      a_(a),
+      b_(b),
+      // Not finite for a side check() refuses: check() runs before any frame is taken.
+      axes_a_(local_axes(a)),
+      axes_b_(local_axes(b)),
+      compliance_(compliance) {}
 
 std::string Joint::name() const { return *label_.name; }
 
@@ -97,9 +133,9 @@ void Joint::check_limit(const JointLimit& limit, const std::string& what) const 
           [&] { return name() + ": " + what + " margin must be finite and >= 0, got " + number_text(limit.margin); });
 }
 
-JointFrame Joint::frame_a(const model::SystemState& s) const { return evaluate_joint_frame(s, a_); }
+JointFrame Joint::frame_a(const model::SystemState& s) const { return frame_with_axes(s, a_, axes_a_); }
 
-JointFrame Joint::frame_b(const model::SystemState& s) const { return evaluate_joint_frame(s, b_); }
+JointFrame Joint::frame_b(const model::SystemState& s) const { return frame_with_axes(s, b_, axes_b_); }
 
 void Joint::apply_compliance(ConstraintRows& out, Index first, Index count) const {
   if (compliance_.compliance > 0 || compliance_.damping > 0)
@@ -107,44 +143,21 @@ void Joint::apply_compliance(ConstraintRows& out, Index first, Index count) cons
 }
 
 JointFrame evaluate_joint_frame(const model::SystemState& s, const JointSide& side) {
-  const Mat3 F = local_axes(side);
-  JointFrame f;
-  switch (side.kind) {
-    case JointSide::Kind::kBody: {
-      const model::BodyState& b = s.bodies[static_cast<std::size_t>(side.index)];
-      f.R = b.R * F;
-      f.p = b.x + b.R * side.origin;
-      f.body_x = b.x;
-      f.dof = s.body_dof[static_cast<std::size_t>(side.index)];
-      f.ndof = 6;
-      break;
-    }
-    case JointSide::Kind::kParticle:
-      f.R = F;
-      f.p = s.x[static_cast<std::size_t>(side.index)];
-      f.body_x = f.p;
-      f.dof = s.particle_dof[static_cast<std::size_t>(side.index)];
-      f.ndof = 3;
-      break;
-    case JointSide::Kind::kWorld:
-      f.R = F;
-      f.p = side.origin;
-      f.body_x = f.p;
-      break;
-  }
-  f.q = normalized(quat_from_rotation_matrix(f.R));
-  return f;
+  return frame_with_axes(s, side, local_axes(side));
 }
 
 void add_side_terms(ConstraintRows& out, Index row, const JointFrame& f, const Vec3& point, const Vec3& linear,
                     const Vec3& angular) {
   if (f.ndof == 0) return;
-  for (int c = 0; c < 3; ++c) out.jacobian.emplace_back(row, f.dof + c, linear[c]);
+  // The side's entries appended at once (one capacity check: joints add rows every step).
+  Eigen::Triplet<double> entries[6];
+  for (int c = 0; c < 3; ++c) entries[c] = {row, f.dof + c, linear[c]};
   if (f.ndof == 6) {
     // linear . (v + w x r) + angular . w = linear . v + (r x linear + angular) . w
     const Vec3 wcoef = cross(point - f.body_x, linear) + angular;
-    for (int c = 0; c < 3; ++c) out.jacobian.emplace_back(row, f.dof + 3 + c, wcoef[c]);
+    for (int c = 0; c < 3; ++c) entries[3 + c] = {row, f.dof + 3 + c, wcoef[c]};
   }
+  out.jacobian.insert(out.jacobian.end(), entries, entries + f.ndof);
 }
 
 Index add_translation_row(ConstraintRows& out, BlockKind kind, const JointFrame& A, const Vec3& pa, const JointFrame& B,

@@ -14,14 +14,22 @@ namespace {
 
 const Vec3 kZero{{0, 0, 0}};
 
-// The 3 rows of coincident origins along the world axes (phi = p_B - p_A exactly).
+// The 3 rows of coincident origins along the world axes (phi = p_B - p_A exactly), appended at
+// once: n . (p_B - p_A) with n = e_k and the Jacobian of add_translation_row, the same numbers.
 Index add_ball_rows(ConstraintRows& out, const JointFrame& A, const JointFrame& B, const RowLabel& name) {
-  const Index first = out.next_row();
-  const char* axis[] = {" x", " y", " z"};
+  static const char* const kAxes[] = {" x", " y", " z"};
+  const Vec3 d = B.p - A.p;
+  Vec3 e[3];
+  double phi[3];
   for (int k = 0; k < 3; ++k) {
-    Vec3 e = kZero;
-    e[k] = 1.0;
-    add_translation_row(out, BlockKind::kBilateral, A, A.p, B, B.p, e, false, 0.0, name.with_role(axis[k]));
+    e[k] = kZero;
+    e[k][k] = 1.0;
+    phi[k] = dot(e[k], d) - 0.0;
+  }
+  const Index first = out.add_rows(BlockKind::kBilateral, 3, phi, name, kAxes);
+  for (int k = 0; k < 3; ++k) {
+    add_side_terms(out, first + k, B, B.p, e[k], kZero);
+    add_side_terms(out, first + k, A, A.p, -e[k], kZero);
   }
   return first;
 }
@@ -109,11 +117,11 @@ void HingeJoint::add_rows(const model::MechanicalSystem&, const model::SystemSta
   const Vec3 gx = cross(ya, zb), gy = cross(zb, xa);
   const double phis[2] = {-dot(ya, zb), dot(xa, zb)};
   const Vec3 gs[2] = {gx, gy};
-  const char* roles[2] = {" axis x", " axis y"};
+  static const char* const kRoles[2] = {" axis x", " axis y"};
+  const Index axis_rows = out.add_rows(BlockKind::kBilateral, 2, phis, row_label(), kRoles);
   for (int k = 0; k < 2; ++k) {
-    const Index row = out.add_block(BlockKind::kBilateral, 0.0, {phis[k]}, {0.0}, row_label().with_role(roles[k]));
-    add_side_terms(out, row, B, B.p, kZero, gs[k]);
-    add_side_terms(out, row, A, A.p, kZero, -gs[k]);
+    add_side_terms(out, axis_rows + k, B, B.p, kZero, gs[k]);
+    add_side_terms(out, axis_rows + k, A, A.p, kZero, -gs[k]);
   }
   apply_compliance(out, first, 5);
   if (!options_.limit.enabled && !options_.drive.enabled) return;  // no row needs the angle

@@ -126,6 +126,11 @@ struct ConstraintRows {
   /// temporary vectors (joints add their rows every step).
   Index add_block(BlockKind kind, double mu, std::initializer_list<double> phi, std::initializer_list<double> target,
                   RowLabel label);
+  /// Appends @p count hard one-row blocks of @p kind (bilateral or unilateral) with phi from
+  /// @p row_phi, target 0, labelled @p label with role @p roles[k] (static text); returns the first
+  /// row. Each array grows once (a joint's rows, every step). Throws sinew::Error for a kind of
+  /// more rows or a negative count.
+  Index add_rows(BlockKind kind, Index count, const double* row_phi, const RowLabel& label, const char* const* roles);
   /// Makes the rows [first, first + count) compliant with compliance c and damping d (>= 0).
   /// Throws sinew::Error when the range leaves [0, rows()) or c, d are negative or not finite.
   void set_compliance(Index first, Index count, double c, double d);

@@ -124,6 +124,7 @@ class Joint : public Constraint {
  private:
   RowLabel label_;  // name() = "<kind> '<label>'", made once
   JointSide a_, b_;
+  Mat3 axes_a_, axes_b_;  // each side's axes in its own coordinates, made once (frames are taken every step)
   JointCompliance compliance_;
 };
 

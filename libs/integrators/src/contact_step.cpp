@@ -200,9 +200,11 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
   full_velocities_ = mechanics.num_velocities();
   evaluate_full(mechanics, reduced, state.t, state.q, state.u, s0_);
   first_block_.assign(1, 0);
+  first_entry_.assign(1, 0);
   for (const constraints::Constraint* c : constraints) {
     c->add_rows(mechanics, s0_, rows_);
     first_block_.push_back(static_cast<Index>(rows_.blocks.size()));
+    first_entry_.push_back(rows_.jacobian.size());
   }
   if (!weights_.implicit_euler() && !bridson_marino_)
     take_midpoint_jacobians(mechanics, reduced, constraints, first_block_, state, v_free, h);
@@ -230,15 +232,21 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
   // the start pump it (their straight chord leaves the constraint outward and the correction
   // does positive work). Contact keeps its rows at the start (the theta-method seed's stage).
   const double tvq = weights_.theta_vq;
-  const Eigen::VectorXd u_vq = tvq * v_free + (1.0 - tvq) * state.u;
-  Eigen::VectorXd q_mid;
+  Eigen::VectorXd& u_vq = u_mix_;
+  u_vq = tvq * v_free + (1.0 - tvq) * state.u;
   const model::DynamicalSystem& dynamics = reduced ? static_cast<const model::DynamicalSystem&>(*reduced)
                                                    : static_cast<const model::DynamicalSystem&>(mechanics);
-  dynamics.advance_positions(state.q, u_vq, 0.5 * h, q_mid);
-  evaluate_full(mechanics, reduced, state.t + 0.5 * h, q_mid, u_vq, s_mid_);
-  const std::vector<Index> offsets = constraints::block_offsets(rows_.blocks);
-  std::vector<char> replaced(static_cast<std::size_t>(rows_.rows()), 0);
-  std::vector<Eigen::Triplet<double>> mid_entries;
+  dynamics.advance_positions(state.q, u_vq, 0.5 * h, q_mid_);
+  evaluate_full(mechanics, reduced, state.t + 0.5 * h, q_mid_, u_vq, s_mid_);
+  std::vector<Index>& offsets = mid_offsets_;
+  offsets.assign(1, 0);
+  for (const constraints::ConstraintBlock& b : rows_.blocks)
+    offsets.push_back(offsets.back() + constraints::block_size(b.kind));
+  std::vector<char>& replaced = mid_replaced_;
+  replaced.assign(static_cast<std::size_t>(rows_.rows()), 0);
+  std::vector<Eigen::Triplet<double>>& mid_entries = mid_entries_;
+  mid_entries.clear();
+  bool spliced = false;  // a constraint's midpoint entries replace its start entries elsewhere
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const Index b0 = first_block[c], b1 = first_block[c + 1];
     if (b0 == b1 || dynamic_cast<const constraints::ContactConstraint*>(constraints[c])) continue;
@@ -249,10 +257,28 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
     for (Index b = b0; same && b < b1; ++b) same = mid_rows_.blocks[b - b0].kind == rows_.blocks[b].kind;
     if (!same) continue;
     const Index first_row = offsets[b0];
+    // Entries at the same rows and columns as at the start (a joint's, every step): the values
+    // are written in place. Else the start rows' entries are replaced below.
+    const std::size_t e0 = first_entry_[c], count = first_entry_[c + 1] - e0;
+    bool in_place = mid_rows_.jacobian.size() == count;
+    for (std::size_t k = 0; in_place && k < count; ++k) {
+      const Eigen::Triplet<double>& start = rows_.jacobian[e0 + k];
+      const Eigen::Triplet<double>& mid = mid_rows_.jacobian[k];
+      in_place = start.row() == first_row + mid.row() && start.col() == mid.col();
+    }
+    if (in_place) {
+      for (std::size_t k = 0; k < count; ++k) {
+        const Eigen::Triplet<double>& start = rows_.jacobian[e0 + k];
+        rows_.jacobian[e0 + k] = Eigen::Triplet<double>(start.row(), start.col(), mid_rows_.jacobian[k].value());
+      }
+      continue;
+    }
+    spliced = true;
     for (Index k = first_row; k < offsets[b1]; ++k) replaced[static_cast<std::size_t>(k)] = 1;
     for (const Eigen::Triplet<double>& t : mid_rows_.jacobian)
       mid_entries.emplace_back(first_row + t.row(), t.col(), t.value());
   }
+  if (!spliced) return;
   rows_.jacobian.erase(
       std::remove_if(rows_.jacobian.begin(), rows_.jacobian.end(),
                      [&](const Eigen::Triplet<double>& t) { return replaced[static_cast<std::size_t>(t.row())] != 0; }),
@@ -334,16 +360,20 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
     // A = M + h/2 D from the first half, fixed DOFs pinned.
   } else if (theta_) {
     const ThetaOptions& o = theta_->options();
-    const Eigen::VectorXd v_vq = o.theta_vq * v_free + (1.0 - o.theta_vq) * state.u;
-    const Eigen::VectorXd v_theta = o.theta_v * v_free + (1.0 - o.theta_v) * state.u;
-    Eigen::VectorXd q_theta;
+    Eigen::VectorXd &v_vq = u_mix_, &v_theta = v_mix_, &q_theta = q_mid_;  // kept storage
+    v_vq = o.theta_vq * v_free + (1.0 - o.theta_vq) * state.u;
+    v_theta = o.theta_v * v_free + (1.0 - o.theta_v) * state.u;
     system.advance_positions(state.q, v_vq, o.theta_q * h, q_theta);
     const double t_theta = state.t + o.theta_q * h;
-    system.mass_matrix(t_theta, q_theta, M_);
-    system.stiffness(t_theta, q_theta, v_theta, /*projected=*/true, K_);
-    system.damping(t_theta, q_theta, v_theta, D_);
-    detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}}, /*symmetrize=*/true,
-                    A_);
+    if (!system.has_force_jacobians()) {
+      system.mass_matrix(t_theta, q_theta, A_);  // K = D = 0: A = M, symmetric as mass_matrix() promises
+    } else {
+      system.mass_matrix(t_theta, q_theta, M_);
+      system.stiffness(t_theta, q_theta, v_theta, /*projected=*/true, K_);
+      system.damping(t_theta, q_theta, v_theta, D_);
+      detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}},
+                      /*symmetrize=*/true, A_);
+    }
   } else {
     // Implicit Euler (alpha = beta = 1) or CompliantAlphaBeta: the Newton matrix at the free end
     // point, M + h alpha D + h^2 alpha beta K with forces at (q0 + h v^beta, v).

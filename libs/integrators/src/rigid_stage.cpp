@@ -34,9 +34,18 @@ Vector6 body_force(const model::MechanicalSystem& system, const Eigen::VectorXd&
          to_vector(fictitious_force(rotate_inertia(system.body(b).inertia, R), w));
 }
 
+// Whether @p stage is implicit Euler's (all weights 1, G implicit, M at q0): its residual is
+// body_force's, with no start-of-step force and no mixing of velocities.
+bool implicit_euler_stage(const VelocityStage& stage) {
+  return stage.a == 1.0 && stage.b == 1.0 && stage.c == 1.0 && stage.w == 1.0 && stage.c_end == 1.0 &&
+         stage.gyroscopic_implicit && !stage.mass_at_force_point;
+}
+
 }  // namespace
 
-const model::MechanicalSystem* rigid_stage_system(const model::DynamicalSystem& system, const NewtonOptions& options) {
+const model::MechanicalSystem* rigid_stage_system(const model::DynamicalSystem& system, const NewtonOptions& options,
+                                                  const VelocityStage& stage) {
+  if (stage.mass_at_midpoint || stage.linearly_implicit) return nullptr;
   if (options.linear_solver != LinearSolverKind::kAuto && options.linear_solver != LinearSolverKind::kBlockDiagonal)
     return nullptr;
   const auto* mechanics = dynamic_cast<const model::MechanicalSystem*>(&system);
@@ -44,8 +53,10 @@ const model::MechanicalSystem* rigid_stage_system(const model::DynamicalSystem& 
 }
 
 bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, const State& in, double h,
-                       const NewtonOptions& options, RigidStageWorkspace& ws, State& out, StepReport& report) {
+                       const VelocityStage& stage, const NewtonOptions& options, RigidStageWorkspace& ws, State& out,
+                       StepReport& report) {
   const Index n = system.num_velocities(), bodies = system.num_bodies();
+  const bool euler = implicit_euler_stage(stage);
   ws.fixed_dof.assign(static_cast<std::size_t>(n), 0);
   for (Index i : system.fixed_velocity_dofs()) {
     if (i < 0 || i >= n) return false;  // the general solver names the bad index
@@ -79,6 +90,7 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   system.evaluate_state(t, in.q, ws.u0, ws.start);  // checks the quaternions
   ws.inertia.resize(static_cast<std::size_t>(bodies));
   ws.factors.resize(static_cast<std::size_t>(bodies));
+  ws.c0.resize(euler ? 0 : n);
   // Start-of-step forces, for the round-off floor of the tolerance as solve_velocity_stage has it.
   double Mu0 = 0.0, f0 = 0.0, g0 = 0.0;
   for (Index b = 0; b < bodies; ++b) {
@@ -87,8 +99,17 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     ws.inertia[k] = rotate_inertia(system.body(b).inertia, B.R);
     if (!factorize_inertia(ws.inertia[k], ws.factors[k])) return false;
     Mu0 += to_vector(momentum(ws.inertia[k], twist_at(ws.u0, system.body_velocity_offset(b)))).squaredNorm();
-    f0 += to_vector(system.body_gravity(B.R, b)).squaredNorm();
-    g0 += to_vector(fictitious_force(ws.inertia[k], B.w)).squaredNorm();
+    const Vector6 f0_b = to_vector(system.body_gravity(B.R, b)), g0_b = to_vector(fictitious_force(ws.inertia[k], B.w));
+    f0 += f0_b.squaredNorm();
+    g0 += g0_b.squaredNorm();
+    // The residual's start-of-step part: -h [(1 - w) P0 + G_expl] (velocity_newton.hpp).
+    if (!euler)
+      ws.c0.segment<6>(system.body_velocity_offset(b)) =
+          (-h * (1.0 - stage.w)) * f0_b - (stage.gyroscopic_implicit ? h * (1.0 - stage.w) : h) * g0_b;
+  }
+  if (stage.mass_at_force_point) {
+    ws.inertia_f.resize(static_cast<std::size_t>(bodies));
+    ws.factors_f.resize(static_cast<std::size_t>(bodies));
   }
   if (!std::isfinite(f0 + g0)) {
     report.status = StepStatus::kNonFinite;
@@ -101,12 +122,26 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   auto residual = [&](const Eigen::VectorXd& u, Eigen::VectorXd& r) {
     r.setZero(n);
     for (Index b = 0; b < bodies; ++b) {
-      if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
+      const std::size_t k = static_cast<std::size_t>(b);
+      if (ws.fixed_body[k]) continue;
       const Index d = system.body_velocity_offset(b);
       const Twist u_b = twist_at(u, d), u0_b = twist_at(ws.u0, d);
-      r.segment<6>(d) =
-          to_vector(momentum(ws.inertia[static_cast<std::size_t>(b)], Twist{u_b.v - u0_b.v, u_b.w - u0_b.w})) -
-          h * body_force(system, in.q, b, u.segment<6>(d), h);
+      const Twist du{u_b.v - u0_b.v, u_b.w - u0_b.w};
+      if (euler) {
+        r.segment<6>(d) = to_vector(momentum(ws.inertia[k], du)) - h * body_force(system, in.q, b, u.segment<6>(d), h);
+        continue;
+      }
+      // The force point q_f = q0 (+) h a (c u + (1 - c) u0) and velocity v_f = b u + (1 - b) u0.
+      const Index p = system.body_position_offset(b);
+      const Quaternion q{in.q[p + 3], Vec3{{in.q[p + 4], in.q[p + 5], in.q[p + 6]}}};
+      const Vec3 w_mix = stage.c * u_b.w + (1.0 - stage.c) * u0_b.w, w_f = stage.b * u_b.w + (1.0 - stage.b) * u0_b.w;
+      const Mat3 R = rotation_matrix(normalized(quat_step_world(q, w_mix, stage.a * h)));
+      const SpatialInertia I_f = rotate_inertia(system.body(b).inertia, R);
+      Vector6 P = to_vector(system.body_gravity(R, b));
+      if (stage.gyroscopic_implicit) P += to_vector(fictitious_force(I_f, w_f));
+      if (stage.mass_at_force_point) ws.inertia_f[k] = I_f;
+      const SpatialInertia& M = stage.mass_at_force_point ? I_f : ws.inertia[k];
+      r.segment<6>(d) = to_vector(momentum(M, du)) - (h * stage.w) * P + ws.c0.segment<6>(d);
     }
     return r.allFinite();
   };
@@ -130,10 +165,14 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     if (k >= 2 && rnorm <= 1e-6 * history.front() && rnorm > 0.5 * history[k - 1]) break;  // round-off floor
     if (k == options.max_iterations) return false;
     for (Index b = 0; b < bodies; ++b) {
-      if (ws.fixed_body[static_cast<std::size_t>(b)]) continue;
+      const std::size_t kb = static_cast<std::size_t>(b);
+      if (ws.fixed_body[kb]) continue;
       const Index d = system.body_velocity_offset(b);
       const Twist r_b = twist_at(ws.r, d);  // a wrench's six numbers
-      const Twist du = solve_inertia(ws.factors[static_cast<std::size_t>(b)], Wrench{r_b.v, r_b.w});
+      // Newton matrix M at the iterate's force point (the theta-method's M(q_f)) or at q0.
+      if (stage.mass_at_force_point && !factorize_inertia(ws.inertia_f[kb], ws.factors_f[kb])) return false;
+      const Twist du =
+          solve_inertia(stage.mass_at_force_point ? ws.factors_f[kb] : ws.factors[kb], Wrench{r_b.v, r_b.w});
       for (int c = 0; c < 3; ++c) {
         ws.u[d + c] -= du.v[c];
         ws.u[d + 3 + c] -= du.w[c];
@@ -154,7 +193,12 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   }
   out.t = t + h;
   out.u = ws.u;
-  system.advance_positions(in.q, ws.u, h, out.q);
+  if (stage.c_end == 1.0) {
+    system.advance_positions(in.q, ws.u, h, out.q);
+  } else {
+    ws.r = stage.c_end * ws.u + (1.0 - stage.c_end) * ws.u0;  // q1 = q0 (+) h (c_end u + (1 - c_end) u0)
+    system.advance_positions(in.q, ws.r, h, out.q);
+  }
   if (!out.q.allFinite() || !out.u.allFinite()) {
     report.status = StepStatus::kNonFinite;
     report.message = std::string(who) + ": the new state at t = " + number_text(t + h, 4) + " is not finite";

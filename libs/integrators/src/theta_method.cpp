@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rigid_stage.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
 #include "velocity_newton.hpp"
@@ -39,8 +40,12 @@ void ThetaOptions::validate() const {
   newton.validate();
 }
 
-ThetaMethod::ThetaMethod(const ThetaOptions& options) : options_(options), ws_(std::make_unique<detail::Workspace>()) {
+ThetaMethod::ThetaMethod(const ThetaOptions& options)
+    : options_(options),
+      ws_(std::make_unique<detail::Workspace>()),
+      rigid_ws_(std::make_unique<detail::RigidStageWorkspace>()) {
   options_.validate();
+  name_ = name();  // made once: messages name the scheme, steps build no string
 }
 
 ThetaMethod::~ThetaMethod() = default;
@@ -68,8 +73,13 @@ StepReport ThetaMethod::do_step(const model::DynamicalSystem& system, const Stat
   stage.c_end = options_.theta_vq;
   stage.gyroscopic_implicit = options_.gyroscopic == GyroscopicTreatment::kImplicit;
   stage.mass_at_force_point = true;
-  const std::string who = name();
-  return detail::solve_velocity_stage(who.c_str(), system, in, h, stage, options_.newton, *ws_, out);
+  // Rigid bodies under gravity alone: the same iteration body by body (rigid_stage.hpp).
+  if (const model::MechanicalSystem* rigid = detail::rigid_stage_system(system, options_.newton, stage)) {
+    StepReport report;
+    if (detail::solve_rigid_stage(name_.c_str(), *rigid, in, h, stage, options_.newton, *rigid_ws_, out, report))
+      return report;
+  }
+  return detail::solve_velocity_stage(name_.c_str(), system, in, h, stage, options_.newton, *ws_, out);
 }
 
 }  // namespace sinew::integrators

@@ -260,6 +260,7 @@ class ContactStep {
   std::unique_ptr<detail::BaraffStep> baraff_;  // stage 2 by Baraff's factor (options.factor)
   constraints::ConstraintRows rows_, mid_rows_;
   std::vector<Index> first_block_;                     // gather_rows: each constraint's first block
+  std::vector<std::size_t> first_entry_;               // gather_rows: each constraint's first Jacobian entry
   std::vector<char> has_entry_;                        // drop_empty_blocks: rows with a Jacobian entry
   constraints::DelassusProblem local_;                 // stage 2 in local form (kept: its storage is reused)
   Eigen::VectorXd q1_;                                 // advance: the end positions
@@ -275,6 +276,11 @@ class ContactStep {
   State free_state_;
   CsrMatrix M_, K_, D_, A_;
   model::SystemState s0_, s_mid_;
+  // take_midpoint_jacobians' and the theta stage's buffers, kept so that a step allocates nothing.
+  Eigen::VectorXd u_mix_, v_mix_, q_mid_;
+  std::vector<Index> mid_offsets_;
+  std::vector<char> mid_replaced_;
+  std::vector<Eigen::Triplet<double>> mid_entries_;
 };
 
 }  // namespace sinew::integrators

@@ -21,7 +21,8 @@ namespace sinew::integrators {
 
 namespace detail {
 struct Workspace;
-}
+struct RigidStageWorkspace;
+}  // namespace detail
 
 /// The four schemes the seed names as instances of the theta-method.
 enum class ThetaPreset {
@@ -70,7 +71,9 @@ class ThetaMethod final : public Integrator {
 
  private:
   ThetaOptions options_;
+  std::string name_;  // name(), for messages
   std::unique_ptr<detail::Workspace> ws_;
+  std::unique_ptr<detail::RigidStageWorkspace> rigid_ws_;  // rigid bodies under gravity alone
 };
 
 }  // namespace sinew::integrators

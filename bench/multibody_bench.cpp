@@ -105,17 +105,19 @@ std::unique_ptr<constraints::ConstraintSolver> make_solver(const std::string& so
   return std::make_unique<constraints::NewtonSolver>(*g_backend, o);
 }
 
-// Runs @p steps steps of ContactStep from @p s; false (with the reason in the state) on a failed step.
+// Runs @p steps steps of ContactStep (step @p h, @p options) from @p s; false (with the reason in the state) on a
+// failed step.
 bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
                const std::vector<const constraints::Constraint*>& constraints, integrators::State& s, int steps,
-               const std::string& solver = g_solver) {
-  integrators::ContactStep stepper(make_solver(solver));
+               const std::string& solver = g_solver, double h = kStep,
+               const integrators::ContactStepOptions& options = {}) {
+  integrators::ContactStep stepper(make_solver(solver), options);
   long after_first = 0;              // heap allocations of the steps after the first
   long iterations = 0;               // of the contact solver, over all steps
   integrators::ContactStepReport r;  // filled in place: its storage is reused from step to step
   for (int k = 0; k < steps; ++k) {
     const long before = g_allocations.load(std::memory_order_relaxed);
-    stepper.step(system, constraints, s, kStep, r);
+    stepper.step(system, constraints, s, h, r);
     if (k > 0) after_first += g_allocations.load(std::memory_order_relaxed) - before;
     iterations += r.contact.iterations;
     if (!r.ok()) {
@@ -215,14 +217,17 @@ Vec3 chain_point(const SinewChain& c, Index b, const Vec3& local) {
 
 double chain_tip_reference();  // the exact motion's tip height after 1 s (with MuJoCo's models below)
 
-void sinew_chain(benchmark::State& state) {
+// The chain for 1 s of motion at step @p h with @p options; us_per_step per kStep of simulated
+// time (so that rows of other steps compare per simulated ms).
+void sinew_chain_run(benchmark::State& state, double h, const integrators::ContactStepOptions& options) {
   const Vec3 half{{0.5 * kLinkLength, 0, 0}};
+  const int steps = static_cast<int>(std::lround(kChainSteps * kStep / h));
   double tip_z = 0.0, gap = 0.0;
   StepClock clock;
   for (auto _ : state) {
     clock.start();
     const std::unique_ptr<SinewChain> c = make_sinew_chain();
-    if (!run_sinew(state, c->system, c->constraints, c->state, kChainSteps)) return;
+    if (!run_sinew(state, c->system, c->constraints, c->state, steps, g_solver, h, options)) return;
     clock.stop();
     tip_z = chain_point(*c, kLinks - 1, half)[2];
     gap = norm(chain_point(*c, 0, -1.0 * half));
@@ -233,6 +238,16 @@ void sinew_chain(benchmark::State& state) {
   state.counters["tip_z"] = tip_z;
   state.counters["tip_error"] = std::abs(tip_z - chain_tip_reference());
   state.counters["joint_gap"] = gap;
+}
+
+void sinew_chain(benchmark::State& state) { sinew_chain_run(state, kStep, {}); }
+
+// Work against accuracy (chain_wp/...): the chain's 1 s at the step of the row's argument (us),
+// implicit Euler or theta = 1/2 (the midpoint scheme, second order: ContactStepOptions::theta).
+void sinew_chain_wp(benchmark::State& state, bool midpoint) {
+  integrators::ContactStepOptions options;
+  if (midpoint) options.theta = integrators::ThetaOptions{};
+  sinew_chain_run(state, 1e-6 * static_cast<double>(state.range(0)), options);
 }
 
 // A MuJoCo model from MJCF text; nullptr when it does not load, with MuJoCo's reason in @p error
@@ -366,15 +381,24 @@ double chain_tip_reference() {
   return reference;
 }
 
-// MuJoCo's chain with @p substeps steps of kStep / substeps per benchmark step (the same 1 s of
-// motion); us_per_step is per kStep of simulated time, so that rows of equal accuracy compare.
-void mujoco_chain_run(benchmark::State& state, const char* integrator, int substeps) {
-  MjModelPtr m = load_mjcf(state, mujoco_chain_xml(kStep / substeps, integrator));
+// MuJoCo's chain for 1 s of motion at step @p h with @p integrator; us_per_step is per kStep of
+// simulated time, so that rows of other steps and of equal accuracy compare.
+void mujoco_chain_run(benchmark::State& state, const char* integrator, double h) {
+  MjModelPtr m = load_mjcf(state, mujoco_chain_xml(h, integrator));
   if (!m) return;
+  const int steps = static_cast<int>(std::lround(kChainSteps * kStep / h));
   double tip_z = 0.0;
   StepClock clock;
   for (auto _ : state) {
-    const MjDataPtr d = run_mujoco(*m, kChainSteps * substeps, clock, [](mjData&) {});
+    const MjDataPtr d = run_mujoco(*m, steps, clock, [](mjData&) {});
+    // MuJoCo resets a diverged simulation and carries on: its end state then means nothing.
+    if (d->warning[mjWARN_BADQACC].number > 0) {
+      state.SkipWithError(("MuJoCo diverged: a non-finite or huge acceleration at DOF " +
+                           std::to_string(d->warning[mjWARN_BADQACC].lastinfo) + " (" + integrator +
+                           ", h = " + std::to_string(h) + " s)")
+                              .c_str());
+      return;
+    }
     tip_z = mujoco_tip_z(*d);
   }
   clock.report(state, kChainSteps);
@@ -383,11 +407,15 @@ void mujoco_chain_run(benchmark::State& state, const char* integrator, int subst
   state.counters["joint_gap"] = 0.0;
 }
 
-void mujoco_chain(benchmark::State& state) { mujoco_chain_run(state, "Euler", 1); }
+void mujoco_chain(benchmark::State& state) { mujoco_chain_run(state, "Euler", kStep); }
 // MuJoCo's Euler as accurate as sinew's implicit Euler at 1 ms (tip within ~1.3e-3 m): its error
 // falls linearly with the step, 6e-2 m at 1 ms.
-void mujoco_chain_fine(benchmark::State& state) { mujoco_chain_run(state, "Euler", 50); }
-void mujoco_chain_rk4(benchmark::State& state) { mujoco_chain_run(state, "RK4", 1); }
+void mujoco_chain_fine(benchmark::State& state) { mujoco_chain_run(state, "Euler", kStep / 50); }
+void mujoco_chain_rk4(benchmark::State& state) { mujoco_chain_run(state, "RK4", kStep); }
+// Work against accuracy: MuJoCo's @p integrator at the step of the row's argument (us).
+void mujoco_chain_wp(benchmark::State& state, const char* integrator) {
+  mujoco_chain_run(state, integrator, 1e-6 * static_cast<double>(state.range(0)));
+}
 
 }  // namespace
 
@@ -411,6 +439,18 @@ int main(int argc, char** argv) {
   reg("chain/mujoco", &mujoco_chain);
   reg("chain/mujoco_euler_h20us", &mujoco_chain_fine);
   reg("chain/mujoco_rk4", &mujoco_chain_rk4);
+  // The chain's work against accuracy: 1 s of motion at steps from 125 us to 20 ms in each scheme
+  // (tip_error against us_per_step per simulated ms): where both reach an accuracy, which is faster.
+  const auto sweep = [](const char* name, auto fn) {
+    benchmark::internal::Benchmark* b =
+        benchmark::RegisterBenchmark(name, fn)->Unit(benchmark::kMillisecond)->UseRealTime()->ArgName("h_us");
+    for (const int h_us : {125, 250, 500, 1000, 2000, 4000, 8000, 20000}) b->Arg(h_us);  // whole steps in 1 s
+  };
+  sweep("chain_wp/sinew_implicit_euler", [](benchmark::State& st) { sinew_chain_wp(st, false); });
+  sweep("chain_wp/sinew_midpoint", [](benchmark::State& st) { sinew_chain_wp(st, true); });
+  sweep("chain_wp/mujoco_euler", [](benchmark::State& st) { mujoco_chain_wp(st, "Euler"); });
+  sweep("chain_wp/mujoco_rk4", [](benchmark::State& st) { mujoco_chain_wp(st, "RK4"); });
+  sweep("chain_wp/mujoco_implicit", [](benchmark::State& st) { mujoco_chain_wp(st, "implicit"); });
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_backend.reset();

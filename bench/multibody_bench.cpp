@@ -424,6 +424,9 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   g_backend = make_backend("serial");
+  // MuJoCo's warnings (a diverged run, which the rows check in mjData::warning) would go to stdout,
+  // inside --benchmark_format=json, and to MUJOCO_LOG.TXT in the working folder.
+  mju_user_warning = [](const char*) {};
   // The cube and the stack with the solver of --solver and with SAP (the convex model in the
   // global form, no Delassus matrix), side by side with MuJoCo.
   const auto reg = [](const char* name, auto fn) {

@@ -57,6 +57,45 @@ TEST(ConstraintRows, StepProblemOfAContactAndACompliantJoint) {
   EXPECT_EQ(g.blocks.size(), 3u);
 }
 
+TEST(ConstraintRows, WeightedStepProblemMovesEachKindOfRowThroughItsOwnLaw) {
+  // theta_vq < 1: a position-level row sees its gap through q1 = q0 + h (tvq v + (1 - tvq) v0),
+  // so phidot = J v0 enters w; a hard velocity-level row (a drive) keeps implicit Euler's w.
+  ConstraintRows rows;
+  const Index normal = rows.add_block(BlockKind::kContact, 0.5, {0.01, 0, 0}, {0, 0, 0}, "contact");
+  const Index hard = rows.add_block(BlockKind::kBilateral, 0.0, {-0.002}, {0.0}, "hard");
+  const Index soft = rows.add_block(BlockKind::kBilateral, 0.0, {0.003}, {0.0}, "soft");
+  const Index drive = rows.add_block(BlockKind::kBilateral, 0.0, {0.0}, {0.7}, "drive");
+  rows.set_compliance(soft, 1, 1e-4, 0.01);
+  rows.set_velocity_level(drive, 1);
+  for (Index r = 0; r < rows.rows(); ++r)
+    for (Index c = 0; c < 4; ++c) rows.jacobian.emplace_back(r, c, 0.25 * (r + 1) - 0.5 * c);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::LinSpaced(4, -0.3, 0.9), v_free = Eigen::VectorXd::Constant(4, 0.1);
+  const double h = 0.01, erp = 0.4;
+  StabilizationOptions stab;
+  stab.erp = erp;
+  StepWeights weights;
+  weights.theta_q = 0.5;
+  weights.theta_v = 0.6;
+  weights.theta_vq = 0.5;
+  const GlobalProblem g = assemble_step_problem(rows, diagonal({1, 2, 3, 4}), v_free, h, stab, weights, v0);
+  const GlobalProblem euler = assemble_step_problem(rows, diagonal({1, 2, 3, 4}), v_free, h, stab);
+  auto phidot = [&](Index r) {
+    double s = 0.0;
+    for (Index c = 0; c < 4; ++c) s += (0.25 * (r + 1) - 0.5 * c) * v0[c];
+    return s;
+  };
+  const double tvq = 0.5, tq = 0.5, tv = 0.6;
+  EXPECT_NEAR(g.w[normal], (0.01 / h + (1 - tvq) * phidot(normal)) / tvq, 1e-12) << "open gap: whole";
+  EXPECT_NEAR(g.w[normal + 1], (1 - tvq) * phidot(normal + 1) / tvq, 1e-12) << "friction: no gap";
+  EXPECT_NEAR(g.w[hard], (erp * -0.002 / h + (1 - tvq) * phidot(hard)) / tvq, 1e-12);
+  const double l = h * tq * tvq + 0.01 * tv;
+  EXPECT_NEAR(g.w[soft], (erp * 0.003 + (0.01 + tq * h) * phidot(soft)) / l - phidot(soft), 1e-12);
+  EXPECT_NEAR(g.compliance[soft], 1e-4 / (h * l), 1e-9);
+  EXPECT_EQ(g.w[drive], euler.w[drive]) << "a velocity-level row: implicit Euler's w, -0.7";
+  EXPECT_EQ(g.w[drive], -0.7);
+  EXPECT_NE(phidot(drive), 0.0);
+}
+
 TEST(ConstraintRows, CompliantRowReproducesTheCompliantForceLaw) {
   // One particle (mass m) on a compliant spring-like row phi = x: the step's impulse must equal
   // h lambda with lambda = -(phi_{n+1} + d phidot) / c, phi_{n+1} = phi + h v, phidot = v.

@@ -25,6 +25,18 @@ namespace {
 
 using testing::run_steps;
 
+// @p count rigid bodies under gravity, spinning about tilted axes with offset centres of mass:
+// gyroscopic force and gravity torque make each implicit step nonlinear.
+void add_tumbling_bodies(model::MechanicalSystem& bodies, int count) {
+  bodies.set_gravity(Vec3{{0, 0, -9.81}});
+  for (int b = 0; b < count; ++b) {
+    const SpatialInertia I = make_spatial_inertia(1.0 + b, Vec3{{0.05 * (b + 1), -0.02, 0.03}},
+                                                  Mat3{{0.02, 0.001, 0, 0.001, 0.03 + 0.01 * b, 0, 0, 0, 0.04}});
+    bodies.add_body(I, Vec3{{0.5 * b, 0, 1}}, quat_from_axis_angle(Vec3{{0.6, 0, 0.8}}, 0.3 * b), "", Vec3{{0.1, 0, 0}},
+                    Vec3{{3.0 - b, 1.0 + b, 2.0}});
+  }
+}
+
 std::string detail_sci(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3e", x);
@@ -219,13 +231,7 @@ TEST(IntegratorNewton, CholmodAndEigenAgree) {
 // its tolerance, over 100 steps; a fixed body stays put; each step iterates as Newton does.
 TEST(IntegratorNewton, RigidBodiesAloneStepBodyByBodyAsTheGeneralSolve) {
   model::MechanicalSystem bodies;
-  bodies.set_gravity(Vec3{{0, 0, -9.81}});
-  for (int b = 0; b < 4; ++b) {
-    const SpatialInertia I = make_spatial_inertia(1.0 + b, Vec3{{0.05 * (b + 1), -0.02, 0.03}},
-                                                  Mat3{{0.02, 0.001, 0, 0.001, 0.03 + 0.01 * b, 0, 0, 0, 0.04}});
-    bodies.add_body(I, Vec3{{0.5 * b, 0, 1}}, quat_from_axis_angle(Vec3{{0.6, 0, 0.8}}, 0.3 * b), "", Vec3{{0.1, 0, 0}},
-                    Vec3{{3.0 - b, 1.0 + b, 2.0}});
-  }
+  add_tumbling_bodies(bodies, 4);
   bodies.fix_body(2);
   const State s0{0.0, bodies.initial_positions(), bodies.initial_velocities()};
   ImplicitEuler by_body;  // kAuto: body by body
@@ -257,13 +263,7 @@ TEST(IntegratorNewton, RigidBodiesAloneStepBodyByBodyAsTheGeneralSolve) {
 // step these tumbling bodies at h = 0.01: the general solve stalls at t = 0.78 as well.)
 TEST(IntegratorNewton, RigidBodiesAloneTakeTheThetaStageBodyByBodyAsTheGeneralSolve) {
   model::MechanicalSystem bodies;
-  bodies.set_gravity(Vec3{{0, 0, -9.81}});
-  for (int b = 0; b < 4; ++b) {
-    const SpatialInertia I = make_spatial_inertia(1.0 + b, Vec3{{0.05 * (b + 1), -0.02, 0.03}},
-                                                  Mat3{{0.02, 0.001, 0, 0.001, 0.03 + 0.01 * b, 0, 0, 0, 0.04}});
-    bodies.add_body(I, Vec3{{0.5 * b, 0, 1}}, quat_from_axis_angle(Vec3{{0.6, 0, 0.8}}, 0.3 * b), "", Vec3{{0.1, 0, 0}},
-                    Vec3{{3.0 - b, 1.0 + b, 2.0}});
-  }
+  add_tumbling_bodies(bodies, 4);
   bodies.fix_body(2);
   const State s0{0.0, bodies.initial_positions(), bodies.initial_velocities()};
   ThetaOptions generic;
@@ -307,13 +307,7 @@ TEST(IntegratorNewton, RigidBodiesAloneTakeTheThetaStageBodyByBodyAsTheGeneralSo
 // spring chain) resolves to LDL^T under kAuto, and kBlockDiagonal refuses it by name.
 TEST(IntegratorNewton, UncoupledBodiesAreFactoredBlockByBlock) {
   model::MechanicalSystem bodies;
-  bodies.set_gravity(Vec3{{0, 0, -9.81}});
-  for (int b = 0; b < 3; ++b) {
-    const SpatialInertia I = make_spatial_inertia(1.0 + b, Vec3{{0.05 * (b + 1), -0.02, 0.03}},
-                                                  Mat3{{0.02, 0.001, 0, 0.001, 0.03 + 0.01 * b, 0, 0, 0, 0.04}});
-    bodies.add_body(I, Vec3{{0.5 * b, 0, 1}}, quat_from_axis_angle(Vec3{{0.6, 0, 0.8}}, 0.3 * b), "", Vec3{{0.1, 0, 0}},
-                    Vec3{{3.0 - b, 1.0 + b, 2.0}});
-  }
+  add_tumbling_bodies(bodies, 3);
   bodies.add_particle(0.5, Vec3{{0, 1, 0}});
   const State s0{0.0, bodies.initial_positions(), bodies.initial_velocities()};
   std::vector<State> end;

@@ -233,8 +233,10 @@ void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const
            std::to_string(v0.size());
   });
   const Index m = rows.rows();
-  Eigen::VectorXd phidot = Eigen::VectorXd::Zero(m);  // J v0
-  for (const Eigen::Triplet<double>& t : rows.jacobian) phidot[t.row()] += t.value() * v0[t.col()];
+  // J v0 per row, summed into g.w's storage (no allocation per step); every row's w is written
+  // below, the hard velocity-level rows with implicit Euler's expression again.
+  g.w.setZero(m);
+  for (const Eigen::Triplet<double>& t : rows.jacobian) g.w[t.row()] += t.value() * v0[t.col()];
   const double tq = weights.theta_q, tv = weights.theta_v, tvq = weights.theta_vq;
   // g.compliance is sized m exactly when a row is compliant (c > 0), the only rows that write it.
   Index k = 0;
@@ -243,14 +245,15 @@ void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const
     for (Index end = k + block_size(block.kind), first = k; k < end; ++k) {
       const std::size_t i = static_cast<std::size_t>(k);
       const double c = rows.compliance[i], d = rows.damping[i];
+      const double phidot = g.w[k];
       if (unilateral && k == first) {
         // The normal row: the gap through the position update h v^theta_vq.
         const double gain = rows.phi[i] > 0 ? 1.0 : options.erp;
-        g.w[k] = (gain * rows.phi[i] / (h + d) + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
+        g.w[k] = (gain * rows.phi[i] / (h + d) + (1.0 - tvq) * phidot) / tvq - rows.target[i];
       } else if (c == 0 && !rows.velocity_level[i]) {
         // A hard position-level row: the violation through the position update h v^theta_vq
         // (the erp fraction removed), so the constraint holds at the positions the step reaches.
-        g.w[k] = (options.erp * rows.phi[i] / h + (1.0 - tvq) * phidot[k]) / tvq - rows.target[i];
+        g.w[k] = (options.erp * rows.phi[i] / h + (1.0 - tvq) * phidot) / tvq - rows.target[i];
       } else if (c > 0) {
         const double l = h * tq * tvq + d * tv;
         require(l > 0, [&] {
@@ -258,8 +261,11 @@ void assemble_step_problem(const ConstraintRows& rows, const CsrMatrix& A, const
                  " has no damping, and theta_q theta_vq = 0 evaluates its force at the start positions: "
                  "an explicit force, not a constraint of the step";
         });
-        g.w[k] = (options.erp * rows.phi[i] + (d + tq * h) * phidot[k]) / l - phidot[k] - rows.target[i];
+        g.w[k] = (options.erp * rows.phi[i] + (d + tq * h) * phidot) / l - phidot - rows.target[i];
         g.compliance[k] = c / (h * l);
+      } else {
+        // A hard velocity-level row: implicit Euler's w (no open gap: not a normal row).
+        g.w[k] = options.erp * rows.phi[i] / (h + d) - rows.target[i];
       }
     }
   }

@@ -504,7 +504,8 @@ std::string ContactStep::advance(const model::DynamicalSystem& system, State& st
   // q1 = q0 (+) h v, or q0 (+) h v^theta_vq (eq. q_update; beta for alpha/beta).
   if (!weights_.implicit_euler()) {
     const double tvq = weights_.theta_vq;
-    system.advance_positions(state.q, tvq * v_ + (1.0 - tvq) * state.u, h, q1_);
+    u_mix_ = tvq * v_ + (1.0 - tvq) * state.u;  // kept storage
+    system.advance_positions(state.q, u_mix_, h, q1_);
   } else {
     system.advance_positions(state.q, v_, h, q1_);
   }

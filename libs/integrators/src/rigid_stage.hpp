@@ -1,7 +1,8 @@
 // Private to the integrators library: the velocity stage of implicit Euler and the theta-method
-// for rigid bodies under gravity alone, solved body by body. No force couples two bodies there, so the stage matrix of
-// velocity_newton.hpp is block diagonal and its Newton iteration needs no sparse assembly, no
-// ordering and no global factorization: one closed-form factor of the spatial inertia per body per step.
+// for rigid bodies under gravity alone, solved body by body. No force couples two bodies there,
+// so the stage matrix of velocity_newton.hpp is block diagonal and its Newton iteration needs no
+// sparse assembly, no ordering and no global factorization: one closed-form factor of the
+// spatial inertia per body (per step, or per iteration where M is taken at the force point).
 #pragma once
 
 #include <Eigen/Core>

@@ -22,23 +22,21 @@ Vector6 to_vector(const Wrench& w) {
   return x;
 }
 
-// Body @p b's force at the force point of velocity u_b: gravity and the fictitious force at the
-// pose q0 (+) h u_b, the terms MechanicalSystem::forces(kAll) sums for a body.
-Vector6 body_force(const model::MechanicalSystem& system, const Eigen::VectorXd& q0, Index b,
-                   const Eigen::Ref<const Vector6>& u_b, double h) {
+// x + (1 - c)-weighted y as velocity_newton.hpp mixes velocities; exactly x for c = 1.
+Vec3 mix(double c, const Vec3& x, const Vec3& y) { return c == 1.0 ? x : c * x + (1.0 - c) * y; }
+
+// Body @p b's force P at the force point: gravity at the pose q0 (+) ah w_rot and, when @p
+// gyroscopic, the fictitious force of angular velocity w_f (the terms MechanicalSystem::forces
+// sums for a body); the body's inertia at that pose into @p I_f.
+Vector6 body_force(const model::MechanicalSystem& system, const Eigen::VectorXd& q0, Index b, const Vec3& w_rot,
+                   double ah, bool gyroscopic, const Vec3& w_f, SpatialInertia& I_f) {
   const Index p = system.body_position_offset(b);
   const Quaternion q{q0[p + 3], Vec3{{q0[p + 4], q0[p + 5], q0[p + 6]}}};
-  const Vec3 w{{u_b[3], u_b[4], u_b[5]}};
-  const Mat3 R = rotation_matrix(normalized(quat_step_world(q, w, h)));
-  return to_vector(system.body_gravity(R, b)) +
-         to_vector(fictitious_force(rotate_inertia(system.body(b).inertia, R), w));
-}
-
-// Whether @p stage is implicit Euler's (all weights 1, G implicit, M at q0): its residual is
-// body_force's, with no start-of-step force and no mixing of velocities.
-bool implicit_euler_stage(const VelocityStage& stage) {
-  return stage.a == 1.0 && stage.b == 1.0 && stage.c == 1.0 && stage.w == 1.0 && stage.c_end == 1.0 &&
-         stage.gyroscopic_implicit && !stage.mass_at_force_point;
+  const Mat3 R = rotation_matrix(normalized(quat_step_world(q, w_rot, ah)));
+  I_f = rotate_inertia(system.body(b).inertia, R);
+  Vector6 P = to_vector(system.body_gravity(R, b));
+  if (gyroscopic) P += to_vector(fictitious_force(I_f, w_f));
+  return P;
 }
 
 }  // namespace
@@ -56,7 +54,8 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
                        const VelocityStage& stage, const NewtonOptions& options, RigidStageWorkspace& ws, State& out,
                        StepReport& report) {
   const Index n = system.num_velocities(), bodies = system.num_bodies();
-  const bool euler = implicit_euler_stage(stage);
+  // A start-of-step part of the residual: a force weighted at the start or G explicit.
+  const bool start_part = stage.w != 1.0 || !stage.gyroscopic_implicit;
   ws.fixed_dof.assign(static_cast<std::size_t>(n), 0);
   for (Index i : system.fixed_velocity_dofs()) {
     if (i < 0 || i >= n) return false;  // the general solver names the bad index
@@ -90,7 +89,7 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
   system.evaluate_state(t, in.q, ws.u0, ws.start);  // checks the quaternions
   ws.inertia.resize(static_cast<std::size_t>(bodies));
   ws.factors.resize(static_cast<std::size_t>(bodies));
-  ws.c0.resize(euler ? 0 : n);
+  ws.c0.resize(start_part ? n : 0);
   // Start-of-step forces, for the round-off floor of the tolerance as solve_velocity_stage has it.
   double Mu0 = 0.0, f0 = 0.0, g0 = 0.0;
   for (Index b = 0; b < bodies; ++b) {
@@ -103,7 +102,7 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
     f0 += f0_b.squaredNorm();
     g0 += g0_b.squaredNorm();
     // The residual's start-of-step part: -h [(1 - w) P0 + G_expl] (velocity_newton.hpp).
-    if (!euler)
+    if (start_part)
       ws.c0.segment<6>(system.body_velocity_offset(b)) =
           (-h * (1.0 - stage.w)) * f0_b - (stage.gyroscopic_implicit ? h * (1.0 - stage.w) : h) * g0_b;
   }
@@ -127,21 +126,14 @@ bool solve_rigid_stage(const char* who, const model::MechanicalSystem& system, c
       const Index d = system.body_velocity_offset(b);
       const Twist u_b = twist_at(u, d), u0_b = twist_at(ws.u0, d);
       const Twist du{u_b.v - u0_b.v, u_b.w - u0_b.w};
-      if (euler) {
-        r.segment<6>(d) = to_vector(momentum(ws.inertia[k], du)) - h * body_force(system, in.q, b, u.segment<6>(d), h);
-        continue;
-      }
       // The force point q_f = q0 (+) h a (c u + (1 - c) u0) and velocity v_f = b u + (1 - b) u0.
-      const Index p = system.body_position_offset(b);
-      const Quaternion q{in.q[p + 3], Vec3{{in.q[p + 4], in.q[p + 5], in.q[p + 6]}}};
-      const Vec3 w_mix = stage.c * u_b.w + (1.0 - stage.c) * u0_b.w, w_f = stage.b * u_b.w + (1.0 - stage.b) * u0_b.w;
-      const Mat3 R = rotation_matrix(normalized(quat_step_world(q, w_mix, stage.a * h)));
-      const SpatialInertia I_f = rotate_inertia(system.body(b).inertia, R);
-      Vector6 P = to_vector(system.body_gravity(R, b));
-      if (stage.gyroscopic_implicit) P += to_vector(fictitious_force(I_f, w_f));
+      SpatialInertia I_f;
+      const Vector6 P = body_force(system, in.q, b, mix(stage.c, u_b.w, u0_b.w), stage.a * h, stage.gyroscopic_implicit,
+                                   mix(stage.b, u_b.w, u0_b.w), I_f);
       if (stage.mass_at_force_point) ws.inertia_f[k] = I_f;
       const SpatialInertia& M = stage.mass_at_force_point ? I_f : ws.inertia[k];
-      r.segment<6>(d) = to_vector(momentum(M, du)) - (h * stage.w) * P + ws.c0.segment<6>(d);
+      r.segment<6>(d) = to_vector(momentum(M, du)) - (h * stage.w) * P;
+      if (start_part) r.segment<6>(d) += ws.c0.segment<6>(d);
     }
     return r.allFinite();
   };

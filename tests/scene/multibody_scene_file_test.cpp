@@ -2,6 +2,7 @@
 // and the JSON path of the offending value, and what was expected.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -278,6 +279,34 @@ TEST(MultibodySceneFile, OutOfRangeValuesAreErrors) {
   j = valid();
   j["bodies"][0]["shape"]["half_extents"] = {0.1, -0.1, 0.1};
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/bodies/0/shape/half_extents", "> 0");
+}
+
+// A joint that starts 2 cm apart (the ball 2 cm above its anchor): the step advances with a
+// warning naming the joint and the error, which the joint_error column carries; a limit above
+// the error silences it; a limit must be > 0.
+TEST(MultibodySceneFile, AJointComingApartWarns) {
+  nlohmann::json j = valid();
+  j["bodies"][1]["position"] = {0, 0, 0.32};
+  auto backend = make_backend("serial");
+  std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+  const std::vector<std::string> names = sim->scalar_names();
+  const auto column = static_cast<std::size_t>(std::find(names.begin(), names.end(), "joint_error") - names.begin());
+  ASSERT_LT(column, names.size());
+  StepOutcome out = sim->step();
+  ASSERT_TRUE(out.ok()) << out.message;
+  EXPECT_NEAR(out.scalars[column], 0.02, 1e-12);
+  EXPECT_NE(out.warning.find("joint error 0.02 (ball"), std::string::npos) << out.warning;
+  EXPECT_NE(out.warning.find("above the joint-error limit 0.01"), std::string::npos) << out.warning;
+
+  j["integrator"]["joint_error_limit"] = 0.05;
+  sim = parse(j).make(*backend);
+  out = sim->step();
+  ASSERT_TRUE(out.ok()) << out.message;
+  EXPECT_NEAR(out.scalars[column], 0.02, 1e-12);
+  EXPECT_EQ(out.warning, "");
+
+  j["integrator"]["joint_error_limit"] = 0.0;
+  EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/joint_error_limit", "> 0");
 }
 
 TEST(MultibodySceneFile, UnknownNamesAreErrors) {

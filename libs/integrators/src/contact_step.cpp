@@ -98,6 +98,25 @@ Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
   return n;
 }
 
+/// The largest |phi| of the hard position-level bilateral rows of @p rows, into @p report
+/// (joint_error and its block's label).
+void record_joint_error(const constraints::ConstraintRows& rows, ContactStepReport& report) {
+  Index row = 0, worst = -1;
+  double largest = 0.0;
+  for (std::size_t b = 0; b < rows.blocks.size(); ++b) {
+    const constraints::BlockKind kind = rows.blocks[b].kind;
+    const auto r = static_cast<std::size_t>(row);
+    if (kind == constraints::BlockKind::kBilateral && rows.compliance[r] == 0.0 && !rows.velocity_level[r] &&
+        std::abs(rows.phi[r]) > largest) {
+      largest = std::abs(rows.phi[r]);
+      worst = static_cast<Index>(b);
+    }
+    row += constraints::block_size(kind);
+  }
+  report.joint_error = largest;
+  if (worst >= 0) report.joint_error_label = rows.labels[static_cast<std::size_t>(worst)];
+}
+
 }  // namespace
 
 void ContactStepOptions::validate() const {
@@ -112,6 +131,10 @@ void ContactStepOptions::validate() const {
           "ContactStepOptions: theta, alpha_beta, trapezoidal and bridson_marino are four schemes; set at most one");
   require(std::isfinite(accept_error) && accept_error >= 0,
           [&] { return "ContactStepOptions: accept_error must be finite and >= 0, got " + number_text(accept_error); });
+  require(joint_error_limit > 0, [&] {
+    return "ContactStepOptions: joint_error_limit must be > 0 (infinity never flags), got " +
+           number_text(joint_error_limit);
+  });
   stabilization.validate();
 }
 
@@ -302,6 +325,9 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
   report.contacts = report.rows = 0;
   report.solver = solver_ ? solver_->name() : sap_.name();
   report.baraff = report.baraff_split_kept = report.advanced = report.above_accept_limit = false;
+  report.joint_error = 0.0;
+  report.joint_error_label = constraints::RowLabel{};
+  report.above_joint_error_limit = false;
   report.message.clear();
   contacts_.clear();  // until this step's problem is assembled
 
@@ -339,6 +365,8 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
   drop_empty_blocks(rows_, full_jacobian_, has_entry_);
   report.rows = rows_.rows();
   report.contacts = count_contacts(rows_.blocks);
+  record_joint_error(rows_, report);
+  report.above_joint_error_limit = !(report.joint_error <= options_.joint_error_limit);
   if (rows_.rows() == 0) {
     v_ = v_free;
     last_blocks_.clear();

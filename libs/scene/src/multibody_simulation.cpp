@@ -236,10 +236,9 @@ SimulationSize MultibodySimulation::size() const {
 std::vector<std::string> MultibodySimulation::scalar_names() const {
   std::vector<std::string> names;
   if (contact_step_)
-    names = {"kinetic_energy", "potential_energy",  "total_energy",    "contacts",
-             "rows",           "solver_iterations", "solver_error",    "natural_map_error",
-             "contact_status", "newton_iterations", "newton_residual", "fallback",
-             "step_ms"};
+    names = {"kinetic_energy",    "potential_energy", "total_energy",      "contacts",       "rows",
+             "solver_iterations", "solver_error",     "natural_map_error", "contact_status", "joint_error",
+             "newton_iterations", "newton_residual",  "fallback",          "step_ms"};
   else
     names = {"kinetic_energy", "potential_energy", "total_energy", "newton_iterations", "newton_residual", "step_ms"};
   // Every body's state, in the order of output_meshes().
@@ -318,13 +317,17 @@ StepOutcome MultibodySimulation::step() {
   if (contact_step_) {
     // 0 converged, 1 stopped unconverged within the accept limit, 2 accepted above it.
     const double status = cr.above_accept_limit ? 2.0 : cr.rows > 0 && !cr.contact.converged() ? 1.0 : 0.0;
-    out.scalars.insert(out.scalars.end(),
-                       {static_cast<double>(cr.contacts), static_cast<double>(cr.rows),
-                        static_cast<double>(cr.contact.iterations), cr.contact.error, cr.natural_map_error, status});
+    out.scalars.insert(out.scalars.end(), {static_cast<double>(cr.contacts), static_cast<double>(cr.rows),
+                                           static_cast<double>(cr.contact.iterations), cr.contact.error,
+                                           cr.natural_map_error, status, cr.joint_error});
     if (cr.ok() && cr.above_accept_limit)
       out.warning = "contact solve (" + cr.solver + ") accepted with natural-map error " +
                     number_text(cr.natural_map_error, 3) + ", above the accept limit " +
                     number_text(used->options().accept_error);
+    if (cr.ok() && cr.above_joint_error_limit)
+      out.warning += (out.warning.empty() ? "" : "; ") + std::string("joint error ") + number_text(cr.joint_error, 3) +
+                     " (" + cr.joint_error_label.text() + ") above the joint-error limit " +
+                     number_text(used->options().joint_error_limit) + ": the joints are coming apart";
   }
   out.scalars.insert(out.scalars.end(), {static_cast<double>(free->iterations), free->residual_norm});
   if (contact_step_) out.scalars.push_back(fell_back ? 1.0 : 0.0);

@@ -177,6 +177,7 @@ StepperSpec read_stepper(JsonObject o) {
                                           : integrators::StepFactor::kSparse;
     s.options.warm_start = o.boolean("warm_start", s.options.warm_start);
     s.options.accept_error = o.real("accept_error", s.options.accept_error, 0.0);
+    s.options.joint_error_limit = o.real_above("joint_error_limit", s.options.joint_error_limit, 0.0);
   } else {
     s.integrator = type;
     if (has_newton_options(type))

@@ -134,6 +134,12 @@ struct ContactStepOptions {
   /// not move the state. 0 accepts converged solves only. SAP is judged by its own status (its
   /// convex model is not exactly Signorini-Coulomb, so its natural-map error stays O(R)).
   double accept_error = 1e-3;
+  /// A step whose hard position-level bilateral rows (joints, welds, rods) start off by more than
+  /// this (|phi|, in the rows' units: m, or rad for angular rows) advances with
+  /// ContactStepReport::above_joint_error_limit set: the joints are coming apart (steps too long
+  /// for the motion, a loop that cannot close), which each solve alone does not show, as the
+  /// solves hold the error the step started with. 1e-2; infinity never flags.
+  double joint_error_limit = 1e-2;
   /// Throws sinew::Error naming the first invalid field.
   void validate() const;
 };
@@ -157,6 +163,13 @@ struct ContactStepReport {
   /// (judged by its own status) whose answer is not within the accept limit of the
   /// Signorini-Coulomb problem. Callers report it (MultibodySimulation: a warning per step).
   bool above_accept_limit = false;
+  /// Largest |phi| of the step's hard position-level bilateral rows (joints, welds, rods) at
+  /// the start of the step; 0 without such rows.
+  double joint_error = 0.0;
+  constraints::RowLabel joint_error_label;  ///< the row block of joint_error (its constraint and role)
+  /// True when joint_error > ContactStepOptions::joint_error_limit: the step advanced, but its
+  /// joints had come apart. Callers report it (MultibodySimulation: a warning per step).
+  bool above_joint_error_limit = false;
   std::string message;  ///< what failed, or empty
 };
 

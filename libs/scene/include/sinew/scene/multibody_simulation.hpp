@@ -75,7 +75,8 @@ struct MultibodyScene {
 /// (contact blocks), rows (constraint rows), solver_iterations, solver_error (the contact solver's
 /// final error), natural_map_error (relative, of the local problem), contact_status (0 converged,
 /// 1 stopped unconverged within ContactStepOptions::accept_error, 2 accepted above it: the step
-/// then carries a StepOutcome::warning), newton_iterations and
+/// then carries a StepOutcome::warning), joint_error (ContactStepReport::joint_error, m or rad;
+/// above ContactStepOptions::joint_error_limit the step carries a warning), newton_iterations and
 /// newton_residual (stage 1, free motion), fallback (1 when the fallback solver redid the step,
 /// else 0), step_ms. With an Integrator: the three energies,
 /// newton_iterations, newton_residual, step_ms. Then every body's state (body_state.hpp): FEM

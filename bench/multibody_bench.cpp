@@ -27,8 +27,9 @@
 // friction cone, Euler integrator (MuJoCo's defaults) and the same friction (its default soft
 // contact parameters). Counters: us_per_step (wall time of the run over its steps) and the
 // accuracy counter of the scene: a speed figure counts only where both are accurate; sinew's
-// joint_error_steps counts the steps whose joints had come apart (ContactStepReport::
-// above_joint_error_limit, a joint error above 1 cm or 0.01 rad at the step's start).
+// joint_error is the largest ContactStepReport::joint_error of the run (m or rad) and
+// joint_error_steps counts the steps whose joints had come apart (above_joint_error_limit: a
+// joint error above 1 cm or 0.01 rad at the step's start).
 //
 //   multibody_bench [--solver=newton_minmap] [Google Benchmark flags]
 #include <benchmark/benchmark.h>
@@ -117,6 +118,7 @@ bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
   long after_first = 0;              // heap allocations of the steps after the first
   long iterations = 0;               // of the contact solver, over all steps
   int flagged = 0;                   // steps whose joints had come apart (above_joint_error_limit)
+  double largest_joint_error = 0.0;  // over the steps' starts
   integrators::ContactStepReport r;  // filled in place: its storage is reused from step to step
   for (int k = 0; k < steps; ++k) {
     const long before = g_allocations.load(std::memory_order_relaxed);
@@ -124,6 +126,7 @@ bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
     if (k > 0) after_first += g_allocations.load(std::memory_order_relaxed) - before;
     iterations += r.contact.iterations;
     flagged += r.above_joint_error_limit ? 1 : 0;
+    largest_joint_error = std::max(largest_joint_error, r.joint_error);
     if (!r.ok()) {
       state.SkipWithError(("sinew step failed: " + r.message).c_str());
       return false;
@@ -132,6 +135,7 @@ bool run_sinew(benchmark::State& state, const model::MechanicalSystem& system,
   state.counters["allocs_per_step"] = static_cast<double>(after_first) / std::max(1, steps - 1);
   state.counters["solver_iterations"] = static_cast<double>(iterations) / steps;
   state.counters["joint_error_steps"] = flagged;
+  state.counters["joint_error"] = largest_joint_error;
   return true;
 }
 

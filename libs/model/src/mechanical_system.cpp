@@ -399,17 +399,25 @@ void MechanicalSystem::mass_matrix_at(const SystemState& s, CsrMatrix& M) const 
     p.mass_assembly->assemble(p.mass_contributions.data(), M.values);
     return;
   }
-  // Block diagonal: the pattern is rebuilt in place (no planning needed, rows are independent).
-  M.row_ptr.assign(1, 0);
-  M.col_idx.clear();
-  M.values.clear();
-  auto put = [&M](Index d, const auto& B) {
+  // Block diagonal: the pattern is rebuilt in place (no planning needed, rows are independent),
+  // into arrays sized once: 9 entries per particle, 36 per body.
+  const std::size_t entries =
+      9 * static_cast<std::size_t>(num_particles()) + 36 * static_cast<std::size_t>(num_bodies());
+  M.row_ptr.resize(static_cast<std::size_t>(num_velocities_) + 1);
+  M.col_idx.resize(entries);
+  M.values.resize(entries);
+  M.row_ptr[0] = 0;
+  Index* row_end = M.row_ptr.data() + 1;
+  Index* col = M.col_idx.data();
+  double* value = M.values.data();
+  auto put = [&](Index d, const auto& B) {
     for (Eigen::Index r = 0; r < B.rows(); ++r) {
       for (Eigen::Index c = 0; c < B.cols(); ++c) {
-        M.col_idx.push_back(d + static_cast<Index>(c));
-        M.values.push_back(B(r, c));
+        *col++ = d + static_cast<Index>(c);
+        *value++ = B(r, c);
       }
-      M.row_ptr.push_back(static_cast<Index>(M.col_idx.size()));
+      *row_end = row_end[-1] + static_cast<Index>(B.cols());
+      ++row_end;
     }
   };
   // Particles and bodies each hold increasing offsets: merged, they give the rows in DOF order.

@@ -12,11 +12,13 @@
 //  * chain: 20 links (0.1 m, 0.2 kg rods) joined by hinges about y, the first to the world,
 //           released horizontal, 1000 steps of 1 ms, no contact. Counters tip_z (height of the
 //           free end after 1 s, m), tip_error (its distance from the exact motion's, which
-//           MuJoCo's RK4 at 0.25 ms gives to ~1e-5 m) and joint_gap (sinew's largest distance
-//           between a joint's two anchors at the end; MuJoCo's reduced coordinates have none).
+//           MuJoCo's RK4 at 0.25 ms gives to ~1e-9 m) and joint_gap (sinew's largest distance
+//           between a joint's two anchors at the end; reduced coordinates have none).
 //           MuJoCo's Euler at 1 ms is 50x less accurate than sinew's implicit Euler there, so
 //           two more MuJoCo rows: its Euler at 20 us (50 steps per ms, as accurate as sinew at
-//           1 ms; us_per_step per simulated ms) and its RK4 at 1 ms.
+//           1 ms; us_per_step per simulated ms) and its RK4 at 1 ms. The chain also runs in
+//           sinew's joint coordinates (model::KinematicTree) with MuJoCo's two schemes,
+//           symplectic Euler and RK4 (".../sinew_tree_euler", ".../sinew_tree_rk4").
 //
 // sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
 // solver of --solver (newton_minmap, newton_fb, pgs, sap) on the Signorini-Coulomb problem;
@@ -51,6 +53,8 @@
 #include "sinew/constraints/pgs_solver.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/integrators/contact_step.hpp"
+#include "sinew/integrators/make_integrator.hpp"
+#include "sinew/model/kinematic_tree.hpp"
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
@@ -262,6 +266,55 @@ void sinew_chain_wp(benchmark::State& state, bool midpoint) {
   sinew_chain_run(state, 1e-6 * static_cast<double>(state.range(0)), options);
 }
 
+// The chain in joint coordinates (model::KinematicTree): one hinge per link about y, each body's
+// frame at its link's centre as in the maximal chain, released horizontal (q = 0).
+model::KinematicTree make_tree_chain() {
+  model::KinematicTree tree(Vec3{{0, 0, -scene::kGravity}});
+  const Vec3 I = link_inertia();
+  for (int i = 0; i < kLinks; ++i) {
+    model::TreeBody b;
+    b.parent = i - 1;
+    b.axis = Vec3{{0, 1, 0}};
+    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.5 * kLinkLength, 0, 0}};
+    b.joint_in_body = Vec3{{-0.5 * kLinkLength, 0, 0}};
+    b.inertia = make_spatial_inertia(kLinkMass, Vec3{{0, 0, 0}}, Mat3{{I[0], 0, 0, 0, I[1], 0, 0, 0, I[2]}});
+    tree.add_body(b);
+  }
+  return tree;
+}
+
+// The tree chain for 1 s at step @p h with sinew's integrator @p name ("symplectic_euler": the
+// scheme of MuJoCo's "Euler"; "runge_kutta4": of its "RK4"); us_per_step per kStep of simulated time.
+void tree_chain_run(benchmark::State& state, const char* name, double h) {
+  const model::KinematicTree tree = make_tree_chain();
+  const int steps = static_cast<int>(std::lround(kChainSteps * kStep / h));
+  double tip_z = 0.0;
+  long after_first = 0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    const std::unique_ptr<integrators::Integrator> integrator = integrators::make_integrator(name);
+    integrators::State s{0.0, Eigen::VectorXd::Zero(kLinks), Eigen::VectorXd::Zero(kLinks)};
+    after_first = 0;
+    for (int k = 0; k < steps; ++k) {
+      const long before = g_allocations.load(std::memory_order_relaxed);
+      const integrators::StepReport r = integrator->step(tree, s, h);
+      if (k > 0) after_first += g_allocations.load(std::memory_order_relaxed) - before;
+      if (!r.ok()) {
+        state.SkipWithError(("sinew tree step failed: " + r.message).c_str());
+        return;
+      }
+    }
+    clock.stop();
+    tip_z = tree.body_point(s.q, kLinks - 1, Vec3{{0.5 * kLinkLength, 0, 0}})[2];
+  }
+  clock.report(state, kChainSteps);
+  state.counters["tip_z"] = tip_z;
+  state.counters["tip_error"] = std::abs(tip_z - chain_tip_reference());
+  state.counters["joint_gap"] = 0.0;
+  state.counters["allocs_per_step"] = static_cast<double>(after_first) / std::max(1, steps - 1);
+}
+
 // A MuJoCo model from MJCF text; nullptr when it does not load, with MuJoCo's reason in @p error
 // (parse_mjcf) or in the benchmark's state (load_mjcf).
 struct MjModelDeleter {
@@ -361,12 +414,20 @@ void mujoco_stack(benchmark::State& state) {
 // The chain as MJCF at step @p step with @p integrator: nested bodies, each framed at its hinge,
 // the rod's centre of mass half a link further along x.
 std::string mujoco_chain_xml(double step, const char* integrator) {
+  // Every number to the last digit: std::to_string's six decimals would make the links' inertia
+  // 0.2% off sinew's (1.7167e-4 written as 0.000172), a different model by ~1e-5 m at the tip.
+  const auto num = [](double v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+  };
   const Vec3 I = link_inertia();
   std::string xml = mjcf_header(step, integrator), close;
   for (int k = 0; k < kLinks; ++k) {
-    xml += "<body pos='" + std::to_string(k == 0 ? 0.0 : kLinkLength) + " 0 0'><joint type='hinge' axis='0 1 0'/>" +
-           "<inertial pos='" + std::to_string(0.5 * kLinkLength) + " 0 0' mass='" + std::to_string(kLinkMass) +
-           "' diaginertia='" + std::to_string(I[0]) + " " + std::to_string(I[1]) + " " + std::to_string(I[2]) + "'/>";
+    xml += "<body pos='" + num(k == 0 ? 0.0 : kLinkLength) + " 0 0'><joint type='hinge' axis='0 1 0'/>" +
+           "<inertial pos='" + num(0.5 * kLinkLength) + " 0 0' mass='" + num(kLinkMass) + "' diaginertia='" +
+           num(I[0]) + " " + num(I[1]) + " " + num(I[2]) + "'/>";
     close += "</body>";
   }
   return xml + close + "</worldbody></mujoco>";
@@ -378,9 +439,9 @@ double mujoco_tip_z(const mjData& d) {
   return d.xpos[3 * kLinks + 2] + kLinkLength * R[6];
 }
 
-// The chain's tip height after 1 s of the exact motion, within ~1e-5 m: MuJoCo's RK4 at 0.25 ms
-// (-0.916775, unchanged from 1 ms down), where sinew's theta = 1/2 step converges under halving
-// to -0.916765 (implicit Euler approaches it at first order: 1.25e-3 m off at 1 ms). Computed once.
+// The chain's tip height after 1 s of the exact motion: MuJoCo's RK4 at 0.25 ms (-0.916765, within
+// 2e-9 m of its 0.125 ms run), onto which sinew's RK4 in joint coordinates and its theta = 1/2 step
+// in maximal coordinates converge under halving (implicit Euler at first order). Computed once.
 double chain_tip_reference() {
   static const double reference = [] {
     std::string error;
@@ -454,6 +515,8 @@ int main(int argc, char** argv) {
   reg("chain/mujoco", &mujoco_chain);
   reg("chain/mujoco_euler_h20us", &mujoco_chain_fine);
   reg("chain/mujoco_rk4", &mujoco_chain_rk4);
+  reg("chain/sinew_tree_euler", [](benchmark::State& st) { tree_chain_run(st, "symplectic_euler", kStep); });
+  reg("chain/sinew_tree_rk4", [](benchmark::State& st) { tree_chain_run(st, "runge_kutta4", kStep); });
   // The chain's work against accuracy: 1 s of motion at steps from 125 us to 20 ms in each scheme
   // (tip_error against us_per_step per simulated ms): where both reach an accuracy, which is faster.
   const auto sweep = [](const char* name, auto fn) {
@@ -463,6 +526,10 @@ int main(int argc, char** argv) {
   };
   sweep("chain_wp/sinew_implicit_euler", [](benchmark::State& st) { sinew_chain_wp(st, false); });
   sweep("chain_wp/sinew_midpoint", [](benchmark::State& st) { sinew_chain_wp(st, true); });
+  sweep("chain_wp/sinew_tree_euler",
+        [](benchmark::State& st) { tree_chain_run(st, "symplectic_euler", 1e-6 * static_cast<double>(st.range(0))); });
+  sweep("chain_wp/sinew_tree_rk4",
+        [](benchmark::State& st) { tree_chain_run(st, "runge_kutta4", 1e-6 * static_cast<double>(st.range(0))); });
   sweep("chain_wp/mujoco_euler", [](benchmark::State& st) { mujoco_chain_wp(st, "Euler"); });
   sweep("chain_wp/mujoco_rk4", [](benchmark::State& st) { mujoco_chain_wp(st, "RK4"); });
   sweep("chain_wp/mujoco_implicit", [](benchmark::State& st) { mujoco_chain_wp(st, "implicit"); });

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hinge_chain.hpp"
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
 #include "sinew/core/error.hpp"
@@ -26,15 +27,12 @@ namespace {
 
 using constraints::BallJoint;
 using constraints::Constraint;
-using constraints::HingeJoint;
-using constraints::Joint;
 using integrators::ContactStep;
 using integrators::ContactStepOptions;
 using integrators::ContactStepReport;
 using integrators::State;
 
-const SpatialInertia kLinkInertia =
-    make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
+const SpatialInertia kLinkInertia = physics_test::hinge_chain_link();
 
 // One step of a body hanging from a world pin by a ball joint whose anchors start @p offset
 // apart (world axes): the joint's rows are e_i . (p_body - p_world).
@@ -86,29 +84,6 @@ TEST(JointError, TheLimitMustBePositive) {
   EXPECT_NO_THROW(bad.validate());
 }
 
-// The multibody benchmark's chain: 20 rods (0.1 m, 0.2 kg) hinged about y, the first to the
-// world, released horizontal.
-struct Chain {
-  model::MechanicalSystem system;
-  std::vector<std::unique_ptr<Joint>> joints;
-  std::vector<const Constraint*> constraints;
-};
-
-std::unique_ptr<Chain> make_chain(int links) {
-  auto c = std::make_unique<Chain>();
-  c->system.set_gravity(Vec3{{0, 0, -9.81}});
-  const Vec3 y{{0, 1, 0}}, half{{0.05, 0, 0}};
-  for (int i = 0; i < links; ++i) {
-    c->system.add_body(kLinkInertia, Vec3{{(i + 0.5) * 0.1, 0, 0}}, quat_identity());
-    const constraints::JointSide parent =
-        i == 0 ? constraints::world_side(Vec3{{0, 0, 0}}, y) : constraints::body_side(i - 1, half, y);
-    c->joints.push_back(
-        std::make_unique<HingeJoint>("hinge " + std::to_string(i), parent, constraints::body_side(i, -1.0 * half, y)));
-    c->constraints.push_back(c->joints.back().get());
-  }
-  return c;
-}
-
 // The largest distance between a chain's joint anchors at @p q, measured from the poses alone.
 double largest_anchor_gap(const model::MechanicalSystem& system, const Eigen::VectorXd& q) {
   const Vec3 half{{0.05, 0, 0}};
@@ -136,7 +111,7 @@ struct ChainRun {
 // poses show (a hinge's three point rows are the gap's components in its A frame, so the largest
 // of them is at least |gap| / sqrt(3)).
 ChainRun run_chain(double h, const ContactStepOptions& options) {
-  const std::unique_ptr<Chain> c = make_chain(20);
+  const std::unique_ptr<physics_test::MaximalChain> c = physics_test::make_maximal_chain(20);
   State state{0.0, c->system.initial_positions(), c->system.initial_velocities()};
   ContactStep step(std::make_unique<constraints::PgsSolver>(), options);
   ChainRun run;

@@ -7,6 +7,7 @@
 #include "sinew/integrators/bridson_marino.hpp"
 #include "sinew/integrators/compliant_alpha_beta.hpp"
 #include "sinew/integrators/implicit_euler.hpp"
+#include "sinew/integrators/runge_kutta4.hpp"
 #include "sinew/integrators/symplectic_euler.hpp"
 #include "sinew/integrators/theta_method.hpp"
 #include "sinew/integrators/trapezoidal.hpp"
@@ -33,6 +34,7 @@ const std::vector<std::pair<std::string, Maker>>& table() {
       {"theta_midpoint",
        [] { return std::make_unique<ThetaMethod>(ThetaOptions::preset(ThetaPreset::kSymplecticMidpoint)); }},
       {"compliant_alpha_beta", [] { return std::make_unique<CompliantAlphaBeta>(); }},
+      {"runge_kutta4", [] { return std::make_unique<RungeKutta4>(); }},
   };
   return entries;
 }

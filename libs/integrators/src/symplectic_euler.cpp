@@ -2,6 +2,7 @@
 
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/model/kinematic_tree.hpp"
 #include "velocity_newton.hpp"
 
 namespace sinew::integrators {
@@ -19,6 +20,28 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   detail::Workspace& ws = *ws_;
   const Index n = system.num_velocities();
   StepReport rep;
+  if (const auto* tree = dynamic_cast<const model::KinematicTree*>(&system)) {
+    // In joint coordinates (MuJoCo's "Euler"): u1 = u0 + h M^-1 (tau - b), q1 = q0 + h u1, with the
+    // tree's own mass matrix and dense factor.
+    rep.linear_solves = 1;
+    if (!tree->accelerations(in.q, in.u, Eigen::VectorXd(), ws.d)) {
+      rep.status = ws.d.allFinite() ? StepStatus::kLinearSolverFailure : StepStatus::kNonFinite;
+      rep.message =
+          "symplectic_euler: the tree's mass matrix is not positive definite or its accelerations are "
+          "not finite at t = " +
+          number_text(in.t, 4);
+      return rep;
+    }
+    out.t = in.t + h;
+    out.u = in.u + h * ws.d;
+    system.advance_positions(in.q, out.u, h, out.q);
+    if (!out.q.allFinite() || !out.u.allFinite()) {
+      rep.status = StepStatus::kNonFinite;
+      rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
+      return rep;
+    }
+    return rep;
+  }
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "symplectic_euler");
   ws.u_mix = in.u;
   for (Index i : fixed) ws.u_mix[i] = 0.0;  // fixed DOFs start (and stay) at rest
@@ -49,7 +72,6 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
     rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
     return rep;
   }
-  rep.message = "symplectic_euler: explicit step";
   return rep;
 }
 

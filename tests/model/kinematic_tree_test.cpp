@@ -1,0 +1,176 @@
+// KinematicTree (kinematic_tree.hpp) against what does not use its algorithms: the kinetic
+// energy of every body from finite differences of the poses (the mass matrix), the potential's
+// gradient (gravity's generalized force) and Hessian (the stiffness), a pendulum's and a
+// slider's closed-form accelerations, and bad input refused with the body and field named.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <random>
+
+#include "expect_error.hpp"
+#include "sinew/core/eigen_interop.hpp"
+#include "sinew/model/kinematic_tree.hpp"
+
+namespace sinew::model::model_kinematic_tree_test {
+namespace {
+
+const Vec3 kGravity{{0.4, -0.3, -9.81}};
+
+// A branching tree of hinges and sliders with random axes, offsets and inertias (bodies 1 and 3
+// hang from 0, 2 from 1, 4 from 3, 5 from the world; 3 and 5 are sliders).
+KinematicTree random_tree(std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  auto vec = [&] { return Vec3{{U(rng), U(rng), U(rng)}}; };
+  KinematicTree tree(kGravity);
+  const Index parents[6] = {-1, 0, 1, 0, 3, -1};
+  for (int k = 0; k < 6; ++k) {
+    TreeBody b;
+    b.name = "link " + std::to_string(k);
+    b.parent = parents[k];
+    b.joint = (k == 3 || k == 5) ? TreeJointKind::kSlider : TreeJointKind::kHinge;
+    b.axis = vec();
+    b.joint_in_parent = 0.3 * vec();
+    b.joint_in_body = 0.3 * vec();
+    const Vec3 d = vec();
+    const Mat3 J{{0.02 + 0.01 * d[0] * d[0], 0.003 * d[1], 0.002 * d[2], 0.003 * d[1], 0.03, -0.004 * d[0],
+                  0.002 * d[2], -0.004 * d[0], 0.025}};
+    b.inertia = make_spatial_inertia(0.5 + 0.25 * (U(rng) + 1.0), 0.1 * vec(), J);
+    tree.add_body(b);
+  }
+  return tree;
+}
+
+Eigen::VectorXd random_vector(std::mt19937& rng, Index n, double scale) {
+  std::uniform_real_distribution<double> U(-scale, scale);
+  Eigen::VectorXd v(n);
+  for (Index i = 0; i < n; ++i) v[i] = U(rng);
+  return v;
+}
+
+// Kinetic energy summed body by body from central differences of the poses along u.
+double kinetic_energy_from_poses(const KinematicTree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  const double eps = 1e-6;
+  const Eigen::VectorXd qp = q + eps * u, qm = q - eps * u;
+  double T = 0.0;
+  for (Index b = 0; b < tree.num_bodies(); ++b) {
+    Vec3 x, xp, xm;
+    Mat3 R, Rp, Rm;
+    tree.body_pose(q, b, x, R);
+    tree.body_pose(qp, b, xp, Rp);
+    tree.body_pose(qm, b, xm, Rm);
+    const Eigen::Vector3d com = to_eigen(tree.body(b).inertia.com);
+    const Eigen::Vector3d vc = ((to_eigen(xp) + to_eigen(Rp) * com) - (to_eigen(xm) + to_eigen(Rm) * com)) / (2 * eps);
+    const Eigen::Matrix3d W = (to_eigen(Rp) - to_eigen(Rm)) / (2 * eps) * to_eigen(R).transpose();  // [w]
+    const Eigen::Vector3d w(W(2, 1), W(0, 2), W(1, 0));
+    const Eigen::Matrix3d Jw = to_eigen(R) * to_eigen(tree.body(b).inertia.J) * to_eigen(R).transpose();
+    T += 0.5 * tree.body(b).inertia.mass * vc.squaredNorm() + 0.5 * w.dot(Jw * w);
+  }
+  return T;
+}
+
+TEST(KinematicTree, MassMatrixGivesEveryBodysKineticEnergy) {
+  std::mt19937 rng(7);
+  const KinematicTree tree = random_tree(rng);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Eigen::VectorXd q = random_vector(rng, 6, 2.0), u = random_vector(rng, 6, 3.0);
+    Eigen::MatrixXd M;
+    tree.dense_mass_matrix(q, M);
+    EXPECT_LT((M - M.transpose()).norm(), 1e-14 * M.norm());
+    EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues().minCoeff(), 0.0);
+    const double T = tree.kinetic_energy(0.0, q, u);
+    EXPECT_NEAR(T, 0.5 * u.dot(M * u), 1e-13 * T);
+    EXPECT_NEAR(T, kinetic_energy_from_poses(tree, q, u), 1e-8 * T) << "trial " << trial;
+    // Joints on different branches (1 and 3, both under 0; 5 under the world) do not couple.
+    EXPECT_EQ(M(1, 3), 0.0);
+    EXPECT_EQ(M(2, 4), 0.0);
+    EXPECT_EQ(M(0, 5), 0.0);
+    EXPECT_NE(M(2, 0), 0.0);
+  }
+}
+
+TEST(KinematicTree, GravityForceIsMinusThePotentialsGradient) {
+  std::mt19937 rng(11);
+  const KinematicTree tree = random_tree(rng);
+  const Eigen::VectorXd q = random_vector(rng, 6, 2.0), u = random_vector(rng, 6, 3.0);
+  Eigen::VectorXd f;
+  tree.forces(0.0, q, u, ForcePart::kElastic, f);
+  for (Index j = 0; j < 6; ++j) {
+    const double eps = 1e-6;
+    Eigen::VectorXd qp = q, qm = q;
+    qp[j] += eps;
+    qm[j] -= eps;
+    const double dV = (tree.potential_energy(0.0, qp) - tree.potential_energy(0.0, qm)) / (2 * eps);
+    EXPECT_NEAR(f[j], -dV, 1e-7 * (1.0 + std::abs(dV))) << "joint " << j;
+  }
+  // The whole force is gravity's and the velocity terms'.
+  Eigen::VectorXd all, velocity;
+  tree.forces(0.0, q, u, ForcePart::kAll, all);
+  tree.forces(0.0, q, u, ForcePart::kGyroscopic, velocity);
+  EXPECT_LT((all - f - velocity).norm(), 1e-12 * all.norm());
+  EXPECT_GT(velocity.norm(), 0.1);
+}
+
+// One hinge: a rod of mass m, centre of mass l from the pivot, inertia J about its centre.
+// theta'' = -m g l sin(theta) / (J + m l^2), K = d^2 V / d theta^2 = m g l cos(theta).
+TEST(KinematicTree, APendulumAndASliderMoveAsTheirClosedForms) {
+  const double m = 0.7, l = 0.35, J = 0.012, g = 9.81;
+  KinematicTree tree(Vec3{{0, 0, -g}});
+  TreeBody rod;
+  rod.axis = Vec3{{0, 2, 0}};  // normalized by add_body
+  rod.joint_in_parent = Vec3{{0.1, 0.2, 1.0}};
+  rod.joint_in_body = Vec3{{0, 0, l}};  // the body's origin (its centre of mass) hangs l below the pivot
+  rod.inertia = make_spatial_inertia(m, Vec3{{0, 0, 0}}, Mat3{{J, 0, 0, 0, J, 0, 0, 0, J}});
+  tree.add_body(rod);
+  TreeBody slide;
+  slide.parent = 0;
+  slide.joint = TreeJointKind::kSlider;
+  slide.axis = Vec3{{1, 0, 0}};
+  slide.inertia = make_spatial_inertia(1e-3, Vec3{{0, 0, 0}}, Mat3{{1e-6, 0, 0, 0, 1e-6, 0, 0, 0, 1e-6}});
+  KinematicTree pendulum = tree;
+  for (double theta : {0.3, -1.2, 2.5}) {
+    Eigen::VectorXd q(1), u(1), qdd;
+    q << theta;
+    u << 1.7;  // a hinge about a fixed axis has no velocity terms of its own
+    ASSERT_TRUE(pendulum.accelerations(q, u, Eigen::VectorXd(), qdd));
+    EXPECT_NEAR(qdd[0], -m * g * l * std::sin(theta) / (J + m * l * l), 1e-13) << theta;
+    CsrMatrix K;
+    pendulum.stiffness(0.0, q, u, false, K);
+    EXPECT_NEAR(K.values[0], m * g * l * std::cos(theta), 1e-7) << theta;
+    pendulum.stiffness(0.0, q, u, true, K);
+    EXPECT_NEAR(K.values[0], std::max(0.0, m * g * l * std::cos(theta)), 1e-7) << theta;
+  }
+  // A bead sliding along the rod's x axis: with the rod turned by theta about y, gravity pulls it
+  // along the rod by m_b g sin(theta).
+  tree.add_body(slide);
+  Eigen::VectorXd q(2), u = Eigen::VectorXd::Zero(2), f;
+  q << 0.4, 0.05;
+  tree.forces(0.0, q, u, ForcePart::kElastic, f);
+  EXPECT_NEAR(f[1], 1e-3 * g * std::sin(0.4), 1e-15);
+}
+
+TEST(KinematicTree, BadInputIsRefusedNamingTheBodyAndField) {
+  KinematicTree tree;
+  TreeBody b;
+  b.name = "arm";
+  b.parent = 0;  // no body yet
+  EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "parent", "[0, 0)");
+  b.parent = -1;
+  b.axis = Vec3{{0, 0, 0}};
+  EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "axis", "nonzero");
+  b.axis = Vec3{{0, 0, 1}};
+  b.joint_in_body = Vec3{{std::nan(""), 0, 0}};
+  EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "joint_in_parent and joint_in_body must be finite");
+  b.joint_in_body = Vec3{{0, 0, 0}};
+  b.inertia.mass = -1.0;
+  EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "mass must be finite and > 0");
+  EXPECT_EQ(tree.num_bodies(), 0);
+  b.inertia.mass = 1.0;
+  EXPECT_EQ(tree.add_body(b), 0);
+  Eigen::VectorXd q(2), u(1), qdd;
+  EXPECT_SINEW_ERROR(tree.accelerations(q, u, Eigen::VectorXd(), qdd), "accelerations", "q has 2 entries",
+                     "one per joint (1)");
+}
+
+}  // namespace
+}  // namespace sinew::model::model_kinematic_tree_test

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "integration_helpers.hpp"
@@ -94,6 +97,27 @@ TEST(RungeKutta4, IsFourthOrderAndSymplecticEulerFirstInJointCoordinates) {
   std::printf("orders: RK4 %.2f, symplectic Euler %.2f\n", rk4_order, euler_order);
   EXPECT_NEAR(rk4_order, 4.0, 0.3);
   EXPECT_NEAR(euler_order, 1.0, 0.15);
+}
+
+// The implicit schemes step a tree through its DynamicalSystem interface (the gravity stiffness by
+// central differences, the velocity terms in G): implicit Euler at first order, the trapezoidal
+// rule at second.
+TEST(RungeKutta4, ImplicitSchemesStepATreeAtTheirOrders) {
+  const KinematicTree tree = branching_tree();
+  const State s0 = start_state();
+  RungeKutta4 fine;
+  const State reference = run(fine, tree, s0, 0.25, 4000);
+  for (const char* name : {"implicit_euler", "trapezoidal"}) {
+    std::vector<double> h, error;
+    for (int steps : {250, 500, 1000}) {
+      std::unique_ptr<Integrator> integrator = make_integrator(name);
+      h.push_back(0.25 / steps);
+      error.push_back((run(*integrator, tree, s0, 0.25, steps).q - reference.q).norm());
+    }
+    const double order = testing::fitted_order(h, error);
+    std::printf("%s on the tree: errors %.3g, %.3g, %.3g (order %.2f)\n", name, error[0], error[1], error[2], order);
+    EXPECT_NEAR(order, std::string(name) == "implicit_euler" ? 1.0 : 2.0, 0.2) << name;
+  }
 }
 
 TEST(RungeKutta4, IsFourthOrderThroughTheGenericMassSolve) {

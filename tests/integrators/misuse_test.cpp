@@ -61,10 +61,10 @@ TEST(IntegratorMisuse, OptionsValidated) {
 
 TEST(IntegratorFactory, KnownNamesAndUnknownNameError) {
   const std::vector<std::string> names = integrator_names();
-  EXPECT_EQ(names.size(), 9u);
+  EXPECT_EQ(names.size(), 10u);
   for (const std::string& name : names) EXPECT_EQ(make_integrator(name)->name(), name);
   EXPECT_SINEW_ERROR(make_integrator("rk4"), "unknown integrator 'rk4'", "symplectic_euler", "theta_midpoint",
-                     "compliant_alpha_beta", "bridson_marino");
+                     "compliant_alpha_beta", "bridson_marino", "runge_kutta4");
   ThetaOptions custom;
   custom.theta_q = 0.25;
   EXPECT_EQ(ThetaMethod(custom).name(), "theta(0.25,0.5,0.5)");

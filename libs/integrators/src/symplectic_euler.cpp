@@ -18,12 +18,11 @@ SymplecticEuler::~SymplecticEuler() = default;
 
 StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) {
   detail::Workspace& ws = *ws_;
-  const Index n = system.num_velocities();
   StepReport rep;
+  // ArtiSynth 0.9.1: M (u_{k+1} - u_k) = h f_k, then q_{k+1} = q_k (+) h u_{k+1}; ws.d = u_{k+1} - u_k.
   if (const auto* tree = dynamic_cast<const model::KinematicTree*>(&system)) {
-    // In joint coordinates (MuJoCo's "Euler"): u1 = u0 + h M^-1 (tau - b), q1 = q0 + h u1, with the
-    // tree's own mass matrix and dense factor.
-    rep.linear_solves = 1;
+    // In joint coordinates (MuJoCo's "Euler"), with the tree's own mass matrix and dense factor.
+    ws.u_mix = in.u;
     if (!tree->accelerations(in.q, in.u, Eigen::VectorXd(), ws.d)) {
       rep.status = ws.d.allFinite() ? StepStatus::kLinearSolverFailure : StepStatus::kNonFinite;
       rep.message =
@@ -32,16 +31,25 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
           number_text(in.t, 4);
       return rep;
     }
-    out.t = in.t + h;
-    out.u = in.u + h * ws.d;
-    system.advance_positions(in.q, out.u, h, out.q);
-    if (!out.q.allFinite() || !out.u.allFinite()) {
-      rep.status = StepStatus::kNonFinite;
-      rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
-      return rep;
-    }
+    ws.d *= h;
+  } else if (!general_increment(system, in, h, rep)) {
     return rep;
   }
+  rep.linear_solves = 1;
+  out.t = in.t + h;
+  out.u = ws.u_mix + ws.d;
+  system.advance_positions(in.q, out.u, h, out.q);
+  if (!out.q.allFinite() || !out.u.allFinite()) {
+    rep.status = StepStatus::kNonFinite;
+    rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
+  }
+  return rep;
+}
+
+bool SymplecticEuler::general_increment(const model::DynamicalSystem& system, const State& in, double h,
+                                        StepReport& rep) {
+  detail::Workspace& ws = *ws_;
+  const Index n = system.num_velocities();
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "symplectic_euler");
   ws.u_mix = in.u;
   for (Index i : fixed) ws.u_mix[i] = 0.0;  // fixed DOFs start (and stay) at rest
@@ -52,27 +60,17 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   if (!ws.f0.allFinite() || !detail::all_finite(ws.M)) {
     rep.status = StepStatus::kNonFinite;
     rep.message = "symplectic_euler: force or mass matrix at t = " + number_text(in.t, 4) + " is not finite";
-    return rep;
+    return false;
   }
-  // ArtiSynth 0.9.1: M (u_{k+1} - u_k) = h f_k, then q_{k+1} = q_k (+) h u_{k+1}.
   std::string message;
   ws.r = h * ws.f0;
   detail::pin_fixed(fixed, ws.M, &ws.r);
   if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.r, ws.d, message)) {
     rep.status = StepStatus::kLinearSolverFailure;
     rep.message = "symplectic_euler: mass matrix solve at t = " + number_text(in.t, 4) + ": " + message;
-    return rep;
+    return false;
   }
-  rep.linear_solves = 1;
-  out.t = in.t + h;
-  out.u = ws.u_mix + ws.d;
-  system.advance_positions(in.q, out.u, h, out.q);
-  if (!out.q.allFinite() || !out.u.allFinite()) {
-    rep.status = StepStatus::kNonFinite;
-    rep.message = "symplectic_euler: the new state at t = " + number_text(out.t, 4) + " is not finite";
-    return rep;
-  }
-  return rep;
+  return true;
 }
 
 }  // namespace sinew::integrators

@@ -38,6 +38,10 @@ class SymplecticEuler final : public Integrator {
   StepReport do_step(const model::DynamicalSystem& system, const State& in, double h, State& out) override;
 
  private:
+  /// The velocity increment u_{k+1} - u_k = h M^-1 f into the workspace by the sparse solve (fixed
+  /// DOFs at rest); false with @p rep filled on numerical trouble.
+  bool general_increment(const model::DynamicalSystem& system, const State& in, double h, StepReport& rep);
+
   SymplecticEulerOptions options_;
   std::unique_ptr<detail::Workspace> ws_;
 };

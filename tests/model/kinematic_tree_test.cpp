@@ -132,7 +132,7 @@ TEST(KinematicTree, APendulumAndASliderMoveAsTheirClosedForms) {
     Eigen::VectorXd q(1), u(1), qdd;
     q << theta;
     u << 1.7;  // a hinge about a fixed axis has no velocity terms of its own
-    ASSERT_TRUE(pendulum.accelerations(q, u, Eigen::VectorXd(), qdd));
+    ASSERT_TRUE(pendulum.accelerations(0.0, q, u, qdd));
     EXPECT_NEAR(qdd[0], -m * g * l * std::sin(theta) / (J + m * l * l), 1e-13) << theta;
     CsrMatrix K;
     pendulum.stiffness(0.0, q, u, false, K);
@@ -147,6 +147,47 @@ TEST(KinematicTree, APendulumAndASliderMoveAsTheirClosedForms) {
   q << 0.4, 0.05;
   tree.forces(0.0, q, u, ForcePart::kElastic, f);
   EXPECT_NEAR(f[1], 1e-3 * g * std::sin(0.4), 1e-15);
+}
+
+// Armature adds to the joint's inertia, damping opposes its rate, and joint forces enter as given:
+// theta'' = (tau - m g l sin(theta) - d theta') / (J + m l^2 + a); a motor giving m g l sin(theta)
+// holds the pendulum still.
+TEST(KinematicTree, ArmatureDampingAndJointForcesEnterTheirClosedForm) {
+  const double m = 0.7, l = 0.35, J = 0.012, a = 0.004, d = 0.03, g = 9.81;
+  KinematicTree tree(Vec3{{0, 0, -g}});
+  TreeBody rod;
+  rod.axis = Vec3{{0, 1, 0}};
+  rod.joint_in_body = Vec3{{0, 0, l}};
+  rod.inertia = make_spatial_inertia(m, Vec3{{0, 0, 0}}, Mat3{{J, 0, 0, 0, J, 0, 0, 0, J}});
+  rod.armature = a;
+  rod.damping = d;
+  tree.add_body(rod);
+  Eigen::VectorXd q(1), u(1), qdd, f;
+  q << 0.8;
+  u << -1.3;
+  ASSERT_TRUE(tree.accelerations(0.0, q, u, qdd));
+  EXPECT_NEAR(qdd[0], (-m * g * l * std::sin(0.8) + d * 1.3) / (J + m * l * l + a), 1e-13);
+  EXPECT_NEAR(tree.kinetic_energy(0.0, q, u), 0.5 * (J + m * l * l + a) * 1.3 * 1.3, 1e-14);
+  tree.forces(0.0, q, u, ForcePart::kElastic, f);
+  EXPECT_NEAR(f[0], -m * g * l * std::sin(0.8) + d * 1.3, 1e-13);
+  CsrMatrix D;
+  tree.damping(0.0, q, u, D);
+  EXPECT_EQ(D.values.size(), 1u);
+  EXPECT_EQ(D.values[0], d);
+
+  tree.set_joint_force([&](double t, const Eigen::VectorXd& qq, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+    tau[0] = m * g * l * std::sin(qq[0]) + t;  // holds the rod, plus t
+  });
+  u << 0.0;
+  ASSERT_TRUE(tree.accelerations(0.0, q, u, qdd));
+  EXPECT_NEAR(qdd[0], 0.0, 1e-13);
+  ASSERT_TRUE(tree.accelerations(0.5, q, u, qdd));
+  EXPECT_NEAR(qdd[0], 0.5 / (J + m * l * l + a), 1e-13);
+  tree.forces(0.5, q, u, ForcePart::kGyroscopic, f);  // joint forces are in the explicit part
+  EXPECT_NEAR(f[0], m * g * l * std::sin(0.8) + 0.5, 1e-13);
+  tree.set_joint_force(
+      [](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) { tau.resize(3); });
+  EXPECT_SINEW_ERROR(tree.accelerations(0.0, q, u, qdd), "joint force wrote 3 entries", "one per joint (1)");
 }
 
 TEST(KinematicTree, BadInputIsRefusedNamingTheBodyAndField) {
@@ -164,12 +205,14 @@ TEST(KinematicTree, BadInputIsRefusedNamingTheBodyAndField) {
   b.joint_in_body = Vec3{{0, 0, 0}};
   b.inertia.mass = -1.0;
   EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "mass must be finite and > 0");
-  EXPECT_EQ(tree.num_bodies(), 0);
   b.inertia.mass = 1.0;
+  b.damping = -0.1;
+  EXPECT_SINEW_ERROR(tree.add_body(b), "body 0 'arm'", "armature and damping must be finite and >= 0");
+  EXPECT_EQ(tree.num_bodies(), 0);
+  b.damping = 0.0;
   EXPECT_EQ(tree.add_body(b), 0);
   Eigen::VectorXd q(2), u(1), qdd;
-  EXPECT_SINEW_ERROR(tree.accelerations(q, u, Eigen::VectorXd(), qdd), "accelerations", "q has 2 entries",
-                     "one per joint (1)");
+  EXPECT_SINEW_ERROR(tree.accelerations(0.0, q, u, qdd), "accelerations", "q has 2 entries", "one per joint (1)");
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ bool RungeKutta4::accelerations(const model::DynamicalSystem& system, double t, 
   if (const auto* tree = dynamic_cast<const model::KinematicTree*>(&system)) {
     ++report.linear_solves;
     if (!q.allFinite() || !u.allFinite()) return fail(StepStatus::kNonFinite, "a stage's state is not finite");
-    if (!tree->accelerations(q, u, Eigen::VectorXd(), a))
+    if (!tree->accelerations(t, q, u, a))
       return fail(a.allFinite() ? StepStatus::kLinearSolverFailure : StepStatus::kNonFinite,
                   "the tree's mass matrix is not positive definite or its accelerations are not finite");
     return true;

@@ -23,7 +23,7 @@ StepReport SymplecticEuler::do_step(const model::DynamicalSystem& system, const 
   if (const auto* tree = dynamic_cast<const model::KinematicTree*>(&system)) {
     // In joint coordinates (MuJoCo's "Euler"), with the tree's own mass matrix and dense factor.
     ws.u_mix = in.u;
-    if (!tree->accelerations(in.q, in.u, Eigen::VectorXd(), ws.d)) {
+    if (!tree->accelerations(in.t, in.q, in.u, ws.d)) {
       rep.status = ws.d.allFinite() ? StepStatus::kLinearSolverFailure : StepStatus::kNonFinite;
       rep.message =
           "symplectic_euler: the tree's mass matrix is not positive definite or its accelerations are "

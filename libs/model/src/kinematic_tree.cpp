@@ -76,6 +76,10 @@ Index KinematicTree::add_body(const TreeBody& body) {
           [&] { return who + ": axis must be finite and nonzero, got " + str(body.axis); });
   require(is_finite(body.joint_in_parent) && is_finite(body.joint_in_body),
           [&] { return who + ": joint_in_parent and joint_in_body must be finite"; });
+  require(std::isfinite(body.armature) && body.armature >= 0 && std::isfinite(body.damping) && body.damping >= 0, [&] {
+    return who + ": armature and damping must be finite and >= 0, got " + number_text(body.armature) + " and " +
+           number_text(body.damping);
+  });
   TreeBody b = body;
   try {
     b.inertia = make_spatial_inertia(body.inertia.mass, body.inertia.com, body.inertia.J);
@@ -165,7 +169,7 @@ void KinematicTree::crba() const {
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const Vector6 F = ws_.Ic[k] * ws_.S[k];
     const auto i = static_cast<Eigen::Index>(k);
-    ws_.M(i, i) = ws_.S[k].dot(F);
+    ws_.M(i, i) = ws_.S[k].dot(F) + bodies_[k].armature;
     for (Index j = bodies_[k].parent; j >= 0; j = bodies_[static_cast<std::size_t>(j)].parent)
       ws_.M(i, j) = ws_.M(j, i) = ws_.S[static_cast<std::size_t>(j)].dot(F);
   }
@@ -205,19 +209,34 @@ void KinematicTree::dense_mass_matrix(const Eigen::VectorXd& q, Eigen::MatrixXd&
   M = ws_.M;
 }
 
-bool KinematicTree::accelerations(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const Eigen::VectorXd& tau,
+void KinematicTree::add_joint_force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                    Eigen::VectorXd& f) const {
+  if (!joint_force_) return;
+  ws_.tau.setZero(num_bodies());
+  joint_force_(t, q, u, ws_.tau);
+  require(ws_.tau.size() == num_bodies(), [&] {
+    return "KinematicTree: the joint force wrote " + std::to_string(ws_.tau.size()) +
+           " entries, expected one per joint (" + std::to_string(num_bodies()) + ")";
+  });
+  f += ws_.tau;
+}
+
+bool KinematicTree::accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                   Eigen::VectorXd& qdd) const {
   check_size(q, "q", "accelerations");
   check_size(u, "u", "accelerations");
-  require(tau.size() == 0 || tau.size() == num_bodies(),
-          "KinematicTree::accelerations: tau must be empty or have one entry per joint");
+  // The joint forces first: the callback may evaluate this tree, which shares the workspace.
+  qdd.setZero(num_bodies());
+  add_joint_force(t, q, u, qdd);
   kinematics(q);
   rnea(u, true, ws_.b);
-  if (tau.size() > 0) ws_.b -= tau;
+  for (std::size_t k = 0; k < bodies_.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    qdd[i] -= ws_.b[i] + bodies_[k].damping * u[i];
+  }
   crba();
   ws_.llt.compute(ws_.M);
   if (ws_.llt.info() != Eigen::Success) return false;
-  qdd = -ws_.b;
   ws_.llt.solveInPlace(qdd);
   return qdd.allFinite();
 }
@@ -236,10 +255,12 @@ void KinematicTree::mass_matrix(double /*t*/, const Eigen::VectorXd& q, CsrMatri
   dense_to_csr(ws_.M, M);
 }
 
-void KinematicTree::forces(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& u, ForcePart part,
+void KinematicTree::forces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, ForcePart part,
                            Eigen::VectorXd& f) const {
   check_size(q, "q", "forces");
   check_size(u, "u", "forces");
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(num_bodies());
+  if (part != ForcePart::kElastic) add_joint_force(t, q, u, tau);
   kinematics(q);
   if (part == ForcePart::kAll) {
     rnea(u, true, f);
@@ -248,7 +269,10 @@ void KinematicTree::forces(double /*t*/, const Eigen::VectorXd& q, const Eigen::
   } else {
     rnea(u, false, f);
   }
-  f = -f;
+  f = tau - f;
+  if (part != ForcePart::kGyroscopic)
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+      f[static_cast<Eigen::Index>(k)] -= bodies_[k].damping * u[static_cast<Eigen::Index>(k)];
 }
 
 void KinematicTree::stiffness(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& /*u*/, bool projected,
@@ -278,9 +302,10 @@ void KinematicTree::stiffness(double /*t*/, const Eigen::VectorXd& q, const Eige
 
 void KinematicTree::damping(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& /*u*/, CsrMatrix& D) const {
   check_size(q, "q", "damping");
-  D = CsrMatrix{};
-  D.rows = D.cols = num_bodies();
-  D.row_ptr.assign(static_cast<std::size_t>(num_bodies()) + 1, 0);
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(num_bodies(), num_bodies());
+  for (std::size_t k = 0; k < bodies_.size(); ++k)
+    dense(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(k)) = bodies_[k].damping;
+  dense_to_csr(dense, D);
 }
 
 double KinematicTree::potential_energy(double /*t*/, const Eigen::VectorXd& q) const {

@@ -19,12 +19,14 @@
 ///   M_kj = S_j . (I^c_k S_k) for j an ancestor of k (or k itself), I^c_k = sum of I over k's subtree,
 /// where the world-frame spatial inertia about the origin of a body of mass m, world centre of
 /// mass c and world rotational inertia J about it is I = [m 1, -m [c]; m [c], J - m [c][c]].
-/// The equations of motion are M(q) qdd + b(q, u) = 0, b = RNEA(q, u, qdd = 0) (Coriolis,
-/// centrifugal and gravity terms).
+/// The equations of motion are (M(q) + A) qdd + b(q, u) = tau(t, q, u) - D u, with b = RNEA(q, u,
+/// qdd = 0) (Coriolis, centrifugal and gravity terms), A the joints' armature, D their damping and
+/// tau the joint forces of set_joint_force().
 #pragma once
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,16 @@ struct TreeBody {
   Vec3 joint_in_parent = Vec3{{0, 0, 0}};       ///< joint point in the parent's frame (world for a root)
   Vec3 joint_in_body = Vec3{{0, 0, 0}};         ///< the same point in this body's frame
   SpatialInertia inertia{1.0, Vec3{{0, 0, 0}}, identity3()};  ///< about the body's frame (make_spatial_inertia)
+  /// Inertia added to the joint's own diagonal entry of M (a motor's rotor seen through its
+  /// gear: kg m^2 for a hinge, kg for a slider), >= 0; MuJoCo's joint armature.
+  double armature = 0.0;
+  /// Viscous joint damping, >= 0: the joint force -damping u (N m s/rad or N s/m).
+  double damping = 0.0;
 };
+
+/// Joint forces tau(t, q, u) (motors, a controller), written into @p tau (sized to the joints).
+using TreeJointForce =
+    std::function<void(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd& tau)>;
 
 /// Rigid bodies joined to their parents by one-DOF joints (see the file comment): positions q are
 /// the joint coordinates (angles in rad, slides in m), velocities u their rates. A
@@ -65,7 +76,8 @@ class KinematicTree final : public DynamicalSystem {
 
   /// Adds @p body and returns its index (= its joint's coordinate). Throws sinew::Error naming the
   /// body and the field: a parent that is not an earlier body or -1, an axis that is zero or not
-  /// finite, joint points that are not finite, an inertia that make_spatial_inertia() refuses.
+  /// finite, joint points that are not finite, an inertia that make_spatial_inertia() refuses, a
+  /// negative or non-finite armature or damping.
   Index add_body(const TreeBody& body);
   /// Number of bodies (= joints = coordinates).
   Index num_bodies() const { return static_cast<Index>(bodies_.size()); }
@@ -79,16 +91,18 @@ class KinematicTree final : public DynamicalSystem {
   /// World position of the point @p local of body @p b at @p q.
   Vec3 body_point(const Eigen::VectorXd& q, Index b, const Vec3& local) const;
 
-  /// The joint accelerations qdd = M(q)^-1 (tau - b(q, u)) under joint forces @p tau (empty:
-  /// none), by the composite-rigid-body mass matrix and a dense Cholesky factor. Throws
-  /// sinew::Error on wrong sizes; @returns false when M is not positive definite or a value is
-  /// not finite (qdd then undefined).
-  bool accelerations(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const Eigen::VectorXd& tau,
-                     Eigen::VectorXd& qdd) const;
+  /// Sets the joint forces applied at every evaluation (empty: none).
+  void set_joint_force(TreeJointForce force) { joint_force_ = std::move(force); }
+
+  /// The joint accelerations qdd = M(q)^-1 (tau(t, q, u) - D u - b(q, u)) (see the file comment),
+  /// by the composite-rigid-body mass matrix and a dense Cholesky factor. Throws sinew::Error on
+  /// wrong sizes or joint forces of the wrong size; @returns false when M is not positive definite
+  /// or a value is not finite (qdd then undefined).
+  bool accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd& qdd) const;
   /// The bias b(q, u) of M qdd + b = tau (recursive Newton-Euler with qdd = 0): Coriolis,
   /// centrifugal and gravity terms; with @p with_gravity false the velocity terms alone.
   void bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& u, bool with_gravity, Eigen::VectorXd& b) const;
-  /// The dense mass matrix M(q) (composite rigid bodies).
+  /// The dense mass matrix M(q) (composite rigid bodies), armature included.
   void dense_mass_matrix(const Eigen::VectorXd& q, Eigen::MatrixXd& M) const;
 
   // DynamicalSystem.
@@ -99,8 +113,9 @@ class KinematicTree final : public DynamicalSystem {
                          Eigen::VectorXd& q1) const override;
   /// M(q) as a dense CSR matrix.
   void mass_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& M) const override;
-  /// kElastic: the generalized gravity force -g(q) = -b(q, 0); kGyroscopic: the velocity terms
-  /// -(b(q, u) - b(q, 0)); kAll: -b(q, u).
+  /// kElastic: gravity's generalized force -b(q, 0) and the damping -D u; kGyroscopic: the velocity
+  /// terms -(b(q, u) - b(q, 0)) and the joint forces tau(t, q, u), whose derivatives are not known
+  /// (the implicit schemes take them explicitly); kAll: their sum.
   void forces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, ForcePart part,
               Eigen::VectorXd& f) const override;
   /// K = -dF/dq of the gravity force, by central differences of bias_forces() (dense; O(n^2)
@@ -108,7 +123,7 @@ class KinematicTree final : public DynamicalSystem {
   /// negative eigenvalues set to zero.
   void stiffness(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, bool projected,
                  CsrMatrix& K) const override;
-  /// D = 0: gravity does not depend on u (the velocity terms are in ForcePart::kGyroscopic).
+  /// D = diag(damping) (the velocity terms are in ForcePart::kGyroscopic).
   void damping(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, CsrMatrix& D) const override;
   /// True: gravity's generalized force depends on q.
   bool has_force_jacobians() const override { return true; }
@@ -128,11 +143,15 @@ class KinematicTree final : public DynamicalSystem {
   void rnea(const Eigen::VectorXd& u, bool with_gravity, Eigen::VectorXd& b) const;
   /// CRBA on the kinematics of the last kinematics() call, into ws_.M.
   void crba() const;
+  /// Adds the joint forces tau(t, q, u) to @p f (sized); throws sinew::Error when the callback
+  /// writes a vector of the wrong size.
+  void add_joint_force(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd& f) const;
   /// Throws sinew::Error unless @p v has num_bodies() entries.
   void check_size(const Eigen::VectorXd& v, const char* what, const char* where) const;
 
   std::vector<TreeBody> bodies_;
   Vec3 gravity_;
+  TreeJointForce joint_force_;
   /// Per-evaluation storage (sized with the tree): kinematics, RNEA and CRBA passes.
   struct Workspace {
     std::vector<Eigen::Matrix3d> R;  ///< body to world rotations
@@ -143,7 +162,7 @@ class KinematicTree final : public DynamicalSystem {
     std::vector<Vector6> V, A, F;    ///< RNEA twists, accelerations, forces
     Eigen::MatrixXd M;               ///< mass matrix
     Eigen::LLT<Eigen::MatrixXd> llt{0};
-    Eigen::VectorXd b, q_plus, q_minus, b_plus, b_minus;
+    Eigen::VectorXd b, tau, q_plus, q_minus, b_plus, b_minus;
   };
   mutable Workspace ws_;
 };

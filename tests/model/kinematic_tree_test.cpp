@@ -89,6 +89,37 @@ TEST(KinematicTree, MassMatrixGivesEveryBodysKineticEnergy) {
   }
 }
 
+// J u of a point is its velocity and the body's angular velocity: central differences of the
+// point's position and of the body's rotation along u; joints off the body's path have zero columns.
+TEST(KinematicTree, PointJacobianGivesThePointsVelocity) {
+  std::mt19937 rng(5);
+  const KinematicTree tree = random_tree(rng);
+  const Eigen::VectorXd q = random_vector(rng, 6, 2.0), u = random_vector(rng, 6, 3.0);
+  const double eps = 1e-6;
+  for (Index b = 0; b < 6; ++b) {
+    const Vec3 local{{0.1, -0.2, 0.05}};
+    Eigen::MatrixXd J;
+    tree.point_jacobian(q, b, local, J);
+    const Eigen::VectorXd qp = q + eps * u, qm = q - eps * u;
+    const Eigen::Vector3d v =
+        (to_eigen(tree.body_point(qp, b, local)) - to_eigen(tree.body_point(qm, b, local))) / (2 * eps);
+    Vec3 x, xp, xm;
+    Mat3 R, Rp, Rm;
+    tree.body_pose(q, b, x, R);
+    tree.body_pose(qp, b, xp, Rp);
+    tree.body_pose(qm, b, xm, Rm);
+    const Eigen::Matrix3d W = (to_eigen(Rp) - to_eigen(Rm)) / (2 * eps) * to_eigen(R).transpose();
+    const Eigen::Vector3d w(W(2, 1), W(0, 2), W(1, 0));
+    const Eigen::VectorXd Ju = J * u;
+    EXPECT_LT((Ju.head<3>() - v).norm(), 1e-7 * (1.0 + v.norm())) << "body " << b;
+    EXPECT_LT((Ju.tail<3>() - w).norm(), 1e-7 * (1.0 + w.norm())) << "body " << b;
+  }
+  Eigen::MatrixXd J;
+  tree.point_jacobian(q, 4, Vec3{{0, 0, 0}}, J);  // body 4 hangs from 3, which hangs from 0
+  EXPECT_EQ(J.col(1).norm() + J.col(2).norm() + J.col(5).norm(), 0.0);
+  EXPECT_GT(J.col(0).norm() * J.col(3).norm() * J.col(4).norm(), 0.0);
+}
+
 TEST(KinematicTree, GravityForceIsMinusThePotentialsGradient) {
   std::mt19937 rng(11);
   const KinematicTree tree = random_tree(rng);

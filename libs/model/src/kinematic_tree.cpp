@@ -194,6 +194,24 @@ Vec3 KinematicTree::body_point(const Eigen::VectorXd& q, Index b, const Vec3& lo
   return to_vec3(to_eigen(x) + to_eigen(R) * to_eigen(local));
 }
 
+void KinematicTree::point_jacobian(const Eigen::VectorXd& q, Index b, const Vec3& local, Eigen::MatrixXd& J) const {
+  check_size(q, "q", "point_jacobian");
+  require(b >= 0 && b < num_bodies(), [&] {
+    return "KinematicTree::point_jacobian: body " + std::to_string(b) + " is not in [0, " +
+           std::to_string(num_bodies()) + ")";
+  });
+  kinematics(q);
+  const auto k = static_cast<std::size_t>(b);
+  const Eigen::Vector3d p = ws_.x[k] + ws_.R[k] * to_eigen(local);
+  J.setZero(6, num_bodies());
+  // Joint j moves the point by its twist S_j = (v_O, w): v_p = v_O + w x p.
+  for (Index j = b; j >= 0; j = bodies_[static_cast<std::size_t>(j)].parent) {
+    const Vector6& S = ws_.S[static_cast<std::size_t>(j)];
+    J.col(j).head<3>() = S.head<3>() + S.tail<3>().cross(p);
+    J.col(j).tail<3>() = S.tail<3>();
+  }
+}
+
 void KinematicTree::bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& u, bool with_gravity,
                                 Eigen::VectorXd& b) const {
   check_size(q, "q", "bias_forces");

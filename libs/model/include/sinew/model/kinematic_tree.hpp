@@ -91,6 +91,11 @@ class KinematicTree final : public DynamicalSystem {
   /// World position of the point @p local of body @p b at @p q.
   Vec3 body_point(const Eigen::VectorXd& q, Index b, const Vec3& local) const;
 
+  /// The 6 x n Jacobian of body @p b's point @p local at @p q: J u is the point's world velocity
+  /// (rows 0-2) and the body's angular velocity (rows 3-5); the columns of joints that are not
+  /// the body's or its ancestors' are zero (an end effector's Jacobian, for control and contact).
+  void point_jacobian(const Eigen::VectorXd& q, Index b, const Vec3& local, Eigen::MatrixXd& J) const;
+
   /// Sets the joint forces applied at every evaluation (empty: none).
   void set_joint_force(TreeJointForce force) { joint_force_ = std::move(force); }
 

@@ -6,7 +6,7 @@ import numpy
 import scipy.sparse
 import os
 import typing
-__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'GlobalContactProblem', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_global', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'solve_contact_global', 'write_fclib_global', 'write_fclib_local']
+__all__: list[str] = ['Backend', 'BaraffSolver', 'ContactProblem', 'ContactReport', 'Error', 'GlobalContactProblem', 'KinematicTree', 'KrylovResult', 'RunResult', 'Scene', 'Simulation', 'SparseInverse', 'StepOutcome', 'backend_names', 'cg', 'contact_solver_names', 'cr', 'fclib_supported', 'make_backend', 'minres', 'natural_map_error', 'parse_scene', 'read_fclib_global', 'read_fclib_local', 'read_fclib_solution', 'read_scene', 'solve_contact', 'solve_contact_global', 'write_fclib_global', 'write_fclib_local']
 class Error(RuntimeError):
     """
     Bad input, API misuse or an unusable backend: the message of sinew::Error, unchanged.
@@ -477,6 +477,47 @@ class GlobalContactProblem:
     def w(self) -> numpy.ndarray:
         """
         w (m): a read-only view into the problem, no copy.
+        """
+class KinematicTree:
+    """
+    Rigid bodies joined to their parents by hinges and sliders, in joint coordinates (one position and one velocity per joint): recursive Newton-Euler bias forces and the composite-rigid-body mass matrix (sinew::model::KinematicTree).
+    """
+    def __init__(self, gravity: list[float[3]] = [0.0, 0.0, -9.81]) -> None:
+        """
+        An empty tree under gravity (world, m/s^2).
+        """
+    def accelerations(self, q: numpy.ndarray, u: numpy.ndarray) -> numpy.ndarray:
+        """
+        The joint accelerations under gravity and damping, M(q)^-1 (-D u - b(q, u)). Raises sinew.Error when they are not finite.
+        """
+    def add_body(self, parent: int, joint: str = 'hinge', axis: list[float[3]] = [0.0, 0.0, 1.0], joint_in_parent: list[float[3]] = [0.0, 0.0, 0.0], joint_in_body: list[float[3]] = [0.0, 0.0, 0.0], mass: float = 1.0, com: list[float[3]] = [0.0, 0.0, 0.0], inertia: numpy.ndarray | None = None, armature: float = 0.0, damping: float = 0.0, name: str = '') -> int:
+        """
+        Adds a body joined to parent (an earlier body, or -1 for the world) and returns its index, its joint's coordinate. joint: 'hinge' (rotation about axis) or 'slider' (translation along it), axis in the parent's axes; joint_in_parent and joint_in_body: the joint point in each frame (at q = 0 the body's axes are its parent's); mass, com (body frame) and inertia (3 x 3, about the centre of mass; None: the identity); armature (added to the joint's inertia) and damping (joint force -damping u). Raises sinew.Error naming the body and the field.
+        """
+    def body_point(self, q: numpy.ndarray, body: int, local: list[float[3]] = [0.0, 0.0, 0.0]) -> numpy.ndarray:
+        """
+        The world position of the point local (body frame) of a body at joint positions q.
+        """
+    def energy(self, q: numpy.ndarray, u: numpy.ndarray) -> tuple:
+        """
+        (kinetic, potential) energy at (q, u), in J.
+        """
+    def mass_matrix(self, q: numpy.ndarray) -> numpy.ndarray:
+        """
+        The dense mass matrix M(q), armature included.
+        """
+    def point_jacobian(self, q: numpy.ndarray, body: int, local: list[float[3]] = [0.0, 0.0, 0.0]) -> numpy.ndarray:
+        """
+        The 6 x n Jacobian of a body point: J u is the point's world velocity (rows 0-2) and the body's angular velocity (rows 3-5).
+        """
+    def simulate(self, q: numpy.ndarray, u: numpy.ndarray, h: float, steps: int, integrator: str = 'runge_kutta4') -> tuple:
+        """
+        Steps (q, u) by h, steps times, with a named integrator ('runge_kutta4', 'symplectic_euler': MuJoCo's RK4 and Euler; the implicit ones too) and returns the final (q, u). Raises sinew.Error on a failed step (naming it), an unknown integrator or bad sizes.
+        """
+    @property
+    def num_bodies(self) -> int:
+        """
+        Bodies, joints and coordinates.
         """
 def backend_names() -> list[str]:
     """

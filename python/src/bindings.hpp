@@ -36,6 +36,8 @@ void bind_baraff(py::module_& m);
 void bind_contact(py::module_& m);
 /// Contact problems in FCLIB's global form from arrays and their solvers (global_contact_bindings.cpp).
 void bind_global_contact(py::module_& m);
+/// Rigid-body trees in joint coordinates and their stepping (tree_bindings.cpp).
+void bind_tree(py::module_& m);
 
 /// Marks an object in use for the scope of a call that releases the GIL: a second call meanwhile
 /// (from another thread, or from a callback of the first) raises sinew.Error instead of racing

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_sinew, m) {
   sinew::python::bind_baraff(m);
   sinew::python::bind_contact(m);
   sinew::python::bind_global_contact(m);  // after bind_contact: returns its types
+  sinew::python::bind_tree(m);
 }

@@ -45,11 +45,16 @@ def calls(source_dir, tmp_path):
     sim = sinew.read_scene(source_dir / "scenes" / "slope.json").make()
     capsules = source_dir / "tests" / "constraints" / "data" / "fclib-siconos" / "Capsules-i125-1213.hdf5"
     problem = sinew.read_fclib_local(str(capsules)) if sinew.fclib_supported() else None
+    tree = sinew.KinematicTree()
+    for k in range(20):
+        tree.add_body(parent=k - 1, axis=(0, 1, 0), joint_in_parent=(0.05 if k else 0.0, 0, 0), joint_in_body=(-0.05, 0, 0),
+                      mass=0.2, inertia=np.diag([1e-5, 1.7e-4, 1.7e-4]))
     out = {
         "cg": lambda: sinew.cg(A, b, tol=1e-14, max_iterations=200),
         "SparseInverse": lambda: sinew.SparseInverse(laplacian_3d(14) + sp.eye(14**3)),
         "Simulation.run": lambda: sim.run(tmp_path / "run", steps=30, every=10**9, png_every=0),
         "read_scene + make": lambda: sinew.read_scene(source_dir / "scenes" / "pulled_wooper.json").make(),
+        "KinematicTree.simulate": lambda: tree.simulate(np.zeros(20), np.zeros(20), h=1e-4, steps=20000),
     }
     if problem is not None:
         out["solve_contact"] = lambda: [sinew.solve_contact(problem, solver="pgs", tol=1e-14) for _ in range(5)]
@@ -63,7 +68,8 @@ def test_a_call_holding_the_gil_pauses_the_main_thread():
     assert pause > 0.8 * duration, (pause, duration)
 
 
-@pytest.mark.parametrize("name", ["cg", "SparseInverse", "Simulation.run", "read_scene + make", "solve_contact"])
+@pytest.mark.parametrize(
+    "name", ["cg", "SparseInverse", "Simulation.run", "read_scene + make", "solve_contact", "KinematicTree.simulate"])
 def test_long_calls_release_the_gil(source_dir, tmp_path, name):
     call = calls(source_dir, tmp_path).get(name)
     if call is None:

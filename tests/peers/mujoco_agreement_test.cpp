@@ -13,15 +13,15 @@
 #include <sstream>
 #include <string>
 
+#include "hinge_chain.hpp"
 #include "sinew/integrators/make_integrator.hpp"
-#include "sinew/model/kinematic_tree.hpp"
 
 namespace sinew::peers_mujoco_agreement_test {
 namespace {
 
 constexpr int kLinks = 20;
-constexpr double kLength = 0.1, kMass = 0.2, kStep = 1e-3;
-const double kInertia[3] = {1e-5, 1.7e-4, 1.7e-4};  // about the rod's centre, its axis along x
+constexpr double kLength = 0.1, kStep = 1e-3;
+const SpatialInertia kRod = physics_test::hinge_chain_link();  // about the rod's centre, its axis along x
 
 std::string number(double v) {
   std::ostringstream out;
@@ -38,8 +38,8 @@ std::string chain_xml(const char* integrator, double armature, double damping) {
   for (int k = 0; k < kLinks; ++k) {
     xml += "<body pos='" + number(k == 0 ? 0.0 : kLength) + " 0 0'><joint type='hinge' axis='0 1 0' armature='" +
            number(armature) + "' damping='" + number(damping) + "'/><inertial pos='" + number(0.5 * kLength) +
-           " 0 0' mass='" + number(kMass) + "' diaginertia='" + number(kInertia[0]) + " " + number(kInertia[1]) + " " +
-           number(kInertia[2]) + "'/>";
+           " 0 0' mass='" + number(kRod.mass) + "' diaginertia='" + number(kRod.J(0, 0)) + " " + number(kRod.J(1, 1)) +
+           " " + number(kRod.J(2, 2)) + "'/>";
     close += "</body>";
   }
   return xml + close + "</worldbody></mujoco>";
@@ -68,19 +68,7 @@ Eigen::VectorXd mujoco_angles(const char* integrator, int steps, double armature
 
 // sinew's joint angles: each body's frame at its rod's centre, the hinges at the rods' ends.
 Eigen::VectorXd sinew_angles(const char* integrator, int steps, double armature, double damping) {
-  model::KinematicTree tree(Vec3{{0, 0, -9.81}});
-  for (int k = 0; k < kLinks; ++k) {
-    model::TreeBody b;
-    b.parent = k - 1;
-    b.axis = Vec3{{0, 1, 0}};
-    b.joint_in_parent = Vec3{{k == 0 ? 0.0 : 0.5 * kLength, 0, 0}};
-    b.joint_in_body = Vec3{{-0.5 * kLength, 0, 0}};
-    b.armature = armature;
-    b.damping = damping;
-    b.inertia =
-        make_spatial_inertia(kMass, Vec3{{0, 0, 0}}, Mat3{{kInertia[0], 0, 0, 0, kInertia[1], 0, 0, 0, kInertia[2]}});
-    tree.add_body(b);
-  }
+  const model::KinematicTree tree = physics_test::make_tree_chain(kLinks, armature, damping);
   const std::unique_ptr<integrators::Integrator> stepper = integrators::make_integrator(integrator);
   integrators::State s{0.0, Eigen::VectorXd::Zero(kLinks), Eigen::VectorXd::Zero(kLinks)};
   for (int k = 0; k < steps; ++k) {

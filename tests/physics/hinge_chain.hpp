@@ -1,4 +1,4 @@
-// The multibody benchmark's hinge chain (bench/multibody_bench.cpp) for the physics tests: rods
+// The multibody benchmark's hinge chain (bench/multibody_bench.cpp) for the physics and peer tests: rods
 // of 0.1 m and 0.2 kg hinged about y, the first to the world at the origin, released horizontal
 // along x, in maximal coordinates (bodies and HingeJoint rows) or in joint coordinates
 // (KinematicTree), each body's frame at its rod's centre.
@@ -43,8 +43,9 @@ inline std::unique_ptr<MaximalChain> make_maximal_chain(int links) {
   return c;
 }
 
-/// @p links rods in joint coordinates (q = 0: horizontal).
-inline model::KinematicTree make_tree_chain(int links) {
+/// @p links rods in joint coordinates (q = 0: horizontal), each hinge with @p armature and
+/// @p damping.
+inline model::KinematicTree make_tree_chain(int links, double armature = 0.0, double damping = 0.0) {
   model::KinematicTree tree(Vec3{{0, 0, -9.81}});
   for (int i = 0; i < links; ++i) {
     model::TreeBody b;
@@ -54,6 +55,8 @@ inline model::KinematicTree make_tree_chain(int links) {
     b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
     b.joint_in_body = Vec3{{-0.05, 0, 0}};
     b.inertia = hinge_chain_link();
+    b.armature = armature;
+    b.damping = damping;
     tree.add_body(b);
   }
   return tree;

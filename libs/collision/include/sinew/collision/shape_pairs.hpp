@@ -88,7 +88,11 @@ SINEW_HD int collide_box_halfspace(const Shape& a, const Pose& pa, const Shape& 
   for (int corner = 0; corner < 8; ++corner) {
     const Vec3 local = v3::make((corner & 1) ? a.size[0] : -a.size[0], (corner & 2) ? a.size[1] : -a.size[1],
                                 (corner & 4) ? a.size[2] : -a.size[2]);
-    n = collide_ball_shape(to_world(pa, local), 0.0, b, pb, margin, out, n);
+    const Vec3 c = to_world(pa, local);
+    // A half space's signed distance is the local height: corners beyond the margin (half of
+    // them for a box at rest) skip the full point query, whose gap test they would fail alike.
+    if (!(to_local(pb, c)[2] <= margin)) continue;
+    n = collide_ball_shape(c, 0.0, b, pb, margin, out, n);
   }
   return n;
 }

@@ -70,14 +70,16 @@ Index ConstraintRows::add_rows(BlockKind kind, Index count, const double* row_ph
     throw Error("ConstraintRows::add_rows (" + label.text() + "): expected one-row blocks and a count >= 0, got " +
                 std::to_string(count) + " " + to_string(kind) + " blocks");
   const Index first = rows();
-  const std::size_t at = phi.size(), n = static_cast<std::size_t>(count);
-  blocks.resize(blocks.size() + n, ConstraintBlock{kind, 0.0});
-  for (std::size_t k = 0; k < n; ++k) labels.push_back(label.with_role(roles[k]));
-  phi.insert(phi.end(), row_phi, row_phi + n);
-  target.resize(at + n, 0.0);
-  compliance.resize(at + n, 0.0);
-  damping.resize(at + n, 0.0);
-  velocity_level.resize(at + n, 0);
+  // push_back's inlined path, as append_block (resizes and range inserts are calls each).
+  for (Index k = 0; k < count; ++k) {
+    blocks.push_back(ConstraintBlock{kind, 0.0});
+    labels.push_back(label.with_role(roles[k]));
+    phi.push_back(row_phi[k]);
+    target.push_back(0.0);
+    compliance.push_back(0.0);
+    damping.push_back(0.0);
+    velocity_level.push_back(0);
+  }
   return first;
 }
 

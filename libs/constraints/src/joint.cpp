@@ -149,15 +149,14 @@ JointFrame evaluate_joint_frame(const model::SystemState& s, const JointSide& si
 void add_side_terms(ConstraintRows& out, Index row, const JointFrame& f, const Vec3& point, const Vec3& linear,
                     const Vec3& angular) {
   if (f.ndof == 0) return;
-  // The side's entries appended at once (one capacity check: joints add rows every step).
-  Eigen::Triplet<double> entries[6];
-  for (int c = 0; c < 3; ++c) entries[c] = {row, f.dof + c, linear[c]};
+  // Appended one by one: push_back's inlined path, where a range insert of six entries is a
+  // memmove call (joints add rows every step).
+  for (int c = 0; c < 3; ++c) out.jacobian.emplace_back(row, f.dof + c, linear[c]);
   if (f.ndof == 6) {
     // linear . (v + w x r) + angular . w = linear . v + (r x linear + angular) . w
     const Vec3 wcoef = cross(point - f.body_x, linear) + angular;
-    for (int c = 0; c < 3; ++c) entries[3 + c] = {row, f.dof + 3 + c, wcoef[c]};
+    for (int c = 0; c < 3; ++c) out.jacobian.emplace_back(row, f.dof + 3 + c, wcoef[c]);
   }
-  out.jacobian.insert(out.jacobian.end(), entries, entries + f.ndof);
 }
 
 Index add_translation_row(ConstraintRows& out, BlockKind kind, const JointFrame& A, const Vec3& pa, const JointFrame& B,

@@ -73,6 +73,29 @@ TEST(BlockDiagonalSolver, SolvesOneBlockAloneAsTheWholeSolveDoes) {
   EXPECT_SINEW_ERROR(s.solve_block(4, by_block.data()), "block 4 of 4");
 }
 
+// Many right-hand sides of one block in one call (as W = H^T M^-1 H takes a body's columns of
+// H) give the bits of one solve_block() per column, for the unrolled sizes (6, 3, 1) and the
+// general one (5), well beyond the fixed-size loops' reach for a wrong stride.
+TEST(BlockDiagonalSolver, SolvesABlocksColumnsAsOneBlockSolveEach) {
+  const CsrMatrix A = block_spd({6, 3, 1, 5}, 7);
+  BlockDiagonalSolver s;
+  EXPECT_SINEW_ERROR(s.solve_block_columns(0, nullptr, 1), "not factored");
+  s.compute(A);
+  constexpr Index kColumns = 7;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const Index d = s.block_starts()[k + 1] - s.block_starts()[k];
+    const Eigen::MatrixXd B = Eigen::MatrixXd::Random(d, kColumns);
+    Eigen::MatrixXd together = B, one_by_one = B;
+    s.solve_block_columns(k, together.data(), kColumns);
+    for (Index j = 0; j < kColumns; ++j) s.solve_block(k, one_by_one.col(j).data());
+    EXPECT_TRUE(together == one_by_one) << "block " << k;
+    EXPECT_FALSE(together == B) << "block " << k;  // it did solve
+  }
+  Eigen::VectorXd x(6);
+  EXPECT_SINEW_ERROR(s.solve_block_columns(4, x.data(), 1), "block 4 of 4");
+  EXPECT_SINEW_ERROR(s.solve_block_columns(0, x.data(), -1), "-1 columns");
+}
+
 TEST(BlockDiagonalSolver, FindsTheSmallestBlocksAndRefusesCoupling) {
   // A diagonal matrix: blocks of one row; zeros inside a block's square do not split it.
   const CsrMatrix diag = block_spd({1, 1, 1, 1}, 2);

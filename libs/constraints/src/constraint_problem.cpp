@@ -231,7 +231,7 @@ void block_delassus(const CsrMatrix& H, const BlockDiagonalSolver& solver, const
       for (Index e = H.row_ptr[r]; e < H.row_ptr[r + 1]; ++e)
         Hk(r - r0, s.local[static_cast<std::size_t>(H.col_idx[e])]) = H.values[e];
     Xk = Hk;
-    for (Index j = 0; j < c; ++j) solver.solve_block(k, Xk.col(j).data());
+    solver.solve_block_columns(k, Xk.data(), c);
     Wk.noalias() = Hk.transpose() * Xk;
     for (Index b = 0; b < c; ++b)
       for (Index a = 0; a < c; ++a)

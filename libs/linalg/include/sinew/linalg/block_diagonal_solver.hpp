@@ -40,6 +40,10 @@ class BlockDiagonalSolver final : public LinearSolver {
   /// @p x <- A_k^-1 @p x for diagonal block @p k alone: @p x holds that block's rows (its size
   /// entries). @throws sinew::Error before a successful compute() or when k is out of range.
   void solve_block(std::size_t k, double* x) const;
+  /// solve_block() on @p columns right-hand sides stored one after the other in @p X (each the
+  /// block's size entries): one call, one check, for the columns of H that meet a body.
+  /// @throws sinew::Error as solve_block().
+  void solve_block_columns(std::size_t k, double* X, Index columns) const;
 
  protected:
   void do_analyze(const CsrMatrix& A) override;

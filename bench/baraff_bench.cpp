@@ -28,6 +28,7 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +41,7 @@
 
 #include "bench_flags.hpp"
 #include "sinew/linalg/baraff_solver.hpp"
+#include "stream_triad.hpp"
 
 namespace {
 
@@ -259,6 +261,22 @@ void set_counters(benchmark::State& s, const Case& c, const std::string& method)
   if (method == "baraff") s.counters["rel_residual"] = c.baraff_residual;
 }
 
+// The STREAM triad on one thread (this bench's solves run on one), best of 5 passes after an
+// untimed one, on arrays of 64 MiB (twice the L3 of the machines we measure on): the memory
+// bandwidth a solve whose factor is out of cache can reach.
+double triad_gbs() {
+  sinew::bench::StreamTriad t(64, 1);
+  t.run();
+  double best = 0.0;
+  for (int k = 0; k < 5; ++k) {
+    const auto a = std::chrono::steady_clock::now();
+    t.run();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+    best = std::max(best, t.bytes() * 1e-9 / s);
+  }
+  return best;
+}
+
 template <class F>
 void reg(const std::string& topology, int n, const std::string& method, const std::string& phase, F body) {
   const std::string name = topology + "/" + method + "/" + phase + "/n:" + std::to_string(n);
@@ -286,6 +304,10 @@ void register_case(const std::string& topology, int n) {
       c.solver->solve(c.force, c.bias, ws, out);
       benchmark::DoNotOptimize(out.lambda.data());
     }
+    // The factor read by the two sweeps, per body and per second (the vectors come on top).
+    const double bytes = 2.0 * static_cast<double>(c.solver->factor_bytes());
+    s.counters["factor_bytes_per_body"] = static_cast<double>(c.solver->factor_bytes()) / c.n;
+    s.counters["factor_GBps"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   });
   auto external = [&](const std::string& method, auto member, bool tree) {
     reg(topology, n, method, "factor", [member, tree](benchmark::State& s, Case& c) {
@@ -328,11 +350,14 @@ class TableReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
   }
 
+  /// The one-thread STREAM triad of this run (GB/s), for the bandwidth column's footnote.
+  void set_triad(double gbs) { triad_ = gbs; }
+
   void print(const std::vector<int>& sizes) const {
     for (const char* topology : {"chain", "tree", "dfs_tree"}) {
       std::printf("\n%s of rigid bodies (ball joints, every 4th a 5-D hinge): real time per call in ms\n", topology);
-      std::printf("%8s | %9s %9s %9s %11s %11s | %19s %19s %19s %19s | %9s %9s\n", "n", "B.build", "B.factor",
-                  "B.solve", "factor/body", "solve/body", "CHOLMOD amd fac/sol", "CHOLMOD tree fac/sol",
+      std::printf("%8s | %9s %9s %9s %11s %11s %9s | %19s %19s %19s %19s | %9s %9s\n", "n", "B.build", "B.factor",
+                  "B.solve", "factor/body", "solve/body", "B.GB/s", "CHOLMOD amd fac/sol", "CHOLMOD tree fac/sol",
                   "Eigen amd fac/sol", "Eigen tree fac/sol", "dlam amd", "dlam tree");
       for (int n : sizes) {
         const std::string tail = "/n:" + std::to_string(n);
@@ -345,6 +370,10 @@ class TableReporter : public benchmark::ConsoleReporter {
           auto it = time_us_.find(std::string(topology) + "/" + method + "/" + phase + "/n:" + std::to_string(n));
           return it == time_us_.end() ? std::nan("") : it->second * 1e-3;
         };
+        auto counter = [&](const std::string& name) {
+          auto it = counter_.find(std::string(topology) + "/baraff/solve/n:" + std::to_string(n) + "#" + name);
+          return it == counter_.end() ? std::nan("") : it->second;
+        };
         auto diff = [&](const std::string& method) {
           auto it = counter_.find(std::string(topology) + "/" + method + "/factor/n:" + std::to_string(n) +
                                   "#lambda_rel_diff");
@@ -355,10 +384,10 @@ class TableReporter : public benchmark::ConsoleReporter {
           std::snprintf(buf, sizeof buf, "%9.3f/%-9.3f", t(method, "factor"), t(method, "solve"));
           return std::string(buf);
         };
-        std::printf("%8d | %9.3f %9.3f %9.3f %9.1fns %9.1fns | %19s %19s %19s %19s | %9.1e %9.1e\n", n,
+        std::printf("%8d | %9.3f %9.3f %9.3f %9.1fns %9.1fns %9.2f | %19s %19s %19s %19s | %9.1e %9.1e\n", n,
                     t("baraff", "build"), t("baraff", "factor"), t("baraff", "solve"), 1e6 * t("baraff", "factor") / n,
-                    1e6 * t("baraff", "solve") / n, pair("cholmod_amd").c_str(), pair("cholmod_tree").c_str(),
-                    pair("eigen_amd").c_str(), pair("eigen_tree").c_str(),
+                    1e6 * t("baraff", "solve") / n, counter("factor_GBps"), pair("cholmod_amd").c_str(),
+                    pair("cholmod_tree").c_str(), pair("eigen_amd").c_str(), pair("eigen_tree").c_str(),
                     std::max(diff("cholmod_amd"), diff("eigen_amd")),
                     std::max(diff("cholmod_tree"), diff("eigen_tree")));
       }
@@ -367,13 +396,16 @@ class TableReporter : public benchmark::ConsoleReporter {
         "\nB.build: BaraffSolver constructor (graph, cycle check, order, factor); B.factor: refactor only.\n"
         "amd: default ordering on H with (2,2) = -%.0e I (quasi-definite); tree: Baraff's order, exact H.\n"
         "Factor times exclude every method's symbolic analysis.\n"
-        "dlam: max over CHOLMOD and Eigen of ||lambda - lambda_Baraff|| / ||lambda_Baraff||.\n",
-        g_delta);
+        "dlam: max over CHOLMOD and Eigen of ||lambda - lambda_Baraff|| / ||lambda_Baraff||.\n"
+        "B.GB/s: the factor's bytes read by a solve's two sweeps per second, against the one-thread STREAM triad\n"
+        "of this run, %.2f GB/s: near it, a solve is bound by memory bandwidth, not by its arithmetic.\n",
+        g_delta, triad_);
   }
 
  private:
   std::map<std::string, double> time_us_;
   std::map<std::string, double> counter_;
+  double triad_ = std::nan("");
 };
 
 }  // namespace
@@ -386,6 +418,7 @@ int main(int argc, char** argv) {
   for (const char* topology : {"chain", "tree", "dfs_tree"})
     for (int n : sizes) register_case(topology, n);
   TableReporter reporter;
+  reporter.set_triad(triad_gbs());
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print(sizes);
   g_cases.clear();

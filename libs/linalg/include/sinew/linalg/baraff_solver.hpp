@@ -202,6 +202,10 @@ class BaraffSolver {
   ///   or @p mu has the wrong length or is not finite.
   void finish(const Eigen::Ref<const Eigen::VectorXd>& mu, BaraffWorkspace& ws, BaraffSolution& out) const;
 
+  /// Bytes of the factor's numbers (the pivot and link blocks), each of which the two sweeps of
+  /// a solve read once: 2 factor_bytes() per solve is the traffic that bounds a solve whose
+  /// factor does not fit in cache (bench/baraff_bench.cpp compares it with the STREAM triad).
+  std::size_t factor_bytes() const { return sizeof(double) * (pivot_.size() + link_.size()); }
   /// Number of bodies.
   int num_bodies() const { return num_bodies_; }
   /// Number of primary constraints.

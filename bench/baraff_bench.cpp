@@ -28,7 +28,6 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -261,22 +260,6 @@ void set_counters(benchmark::State& s, const Case& c, const std::string& method)
   if (method == "baraff") s.counters["rel_residual"] = c.baraff_residual;
 }
 
-// The STREAM triad on one thread (this bench's solves run on one), best of 5 passes after an
-// untimed one, on arrays of 64 MiB (twice the L3 of the machines we measure on): the memory
-// bandwidth a solve whose factor is out of cache can reach.
-double triad_gbs() {
-  sinew::bench::StreamTriad t(64, 1);
-  t.run();
-  double best = 0.0;
-  for (int k = 0; k < 5; ++k) {
-    const auto a = std::chrono::steady_clock::now();
-    t.run();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-    best = std::max(best, t.bytes() * 1e-9 / s);
-  }
-  return best;
-}
-
 template <class F>
 void reg(const std::string& topology, int n, const std::string& method, const std::string& phase, F body) {
   const std::string name = topology + "/" + method + "/" + phase + "/n:" + std::to_string(n);
@@ -418,7 +401,9 @@ int main(int argc, char** argv) {
   for (const char* topology : {"chain", "tree", "dfs_tree"})
     for (int n : sizes) register_case(topology, n);
   TableReporter reporter;
-  reporter.set_triad(triad_gbs());
+  // The triad on one thread (the solves run on one), on arrays of 64 MiB (twice the L3 of the
+  // machines we measure on): the bandwidth a solve whose factor is out of cache can reach.
+  reporter.set_triad(sinew::bench::best_triad_gbs(64, 1));
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print(sizes);
   g_cases.clear();

@@ -1,5 +1,7 @@
 #include "stream_triad.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
 namespace sinew::bench {
@@ -36,6 +38,19 @@ void StreamTriad::run() {
   chunked(threads_, a_.size(), [=](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) a[i] = b[i] + 3.0 * c[i];
   });
+}
+
+double best_triad_gbs(std::size_t mib, int threads) {
+  StreamTriad t(mib, threads);
+  t.run();
+  double best = 0.0;
+  for (int k = 0; k < 5; ++k) {
+    const auto a = std::chrono::steady_clock::now();
+    t.run();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+    best = std::max(best, t.bytes() * 1e-9 / s);
+  }
+  return best;
 }
 
 }  // namespace sinew::bench

@@ -22,4 +22,7 @@ class StreamTriad {
   std::vector<double> a_, b_, c_;
 };
 
+/// Best-of-5 triad GB/s on @p threads threads and arrays of @p mib MiB (after one untimed pass).
+double best_triad_gbs(std::size_t mib, int threads);
+
 }  // namespace sinew::bench

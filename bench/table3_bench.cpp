@@ -266,20 +266,6 @@ void run_scene(benchmark::State& state, const std::string& kind, int size, const
   g_results.push_back(r);
 }
 
-// Best-of-5 STREAM triad GB/s on @p threads threads (after one untimed first pass).
-double triad_gbs(std::size_t mib, int threads) {
-  bench::StreamTriad t(mib, threads);
-  t.run();
-  double best = 0.0;
-  for (int k = 0; k < 5; ++k) {
-    const auto a = std::chrono::steady_clock::now();
-    t.run();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-    best = std::max(best, t.bytes() * 1e-9 / s);
-  }
-  return best;
-}
-
 std::string cell(double v, const char* format = "%8.2f") {
   if (std::isnan(v)) return "     N/A";
   char b[32];
@@ -427,7 +413,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const double triad1 = triad_gbs(triad_mib, 1), triad_all = triad_gbs(triad_mib, hw);
+  const double triad1 = bench::best_triad_gbs(triad_mib, 1), triad_all = bench::best_triad_gbs(triad_mib, hw);
   for (const auto& [kind, list] : scenes)
     for (int size : list)
       for (const std::string& name : wanted) {

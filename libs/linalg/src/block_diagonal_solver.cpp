@@ -103,23 +103,39 @@ void BlockDiagonalSolver::solve_block(std::size_t k, double* x) const {
 
 namespace {
 
-// y = L^-T L^-1 y for one k x k block (L row-major). Instantiated with k fixed for a rigid body
-// (6, or 1 + 1 + 1 + 3 with its centre of mass at the origin) and a particle (3), where the unrolled loops take a third
-// of the time of the general ones (the rigid contact step calls this a few times per solve); the operations and their
-// order are the same, so are the bits.
+// Y = L^-T L^-1 Y for one k x k block (L row-major) and @p columns right-hand sides stored one
+// after the other. Instantiated with k fixed for a rigid body (6, or 1 + 1 + 1 + 3 with its
+// centre of mass at the origin) and a particle (3), where the unrolled loops take a third of the
+// time of the general ones (the rigid contact step calls this a few times per solve); the
+// operations and their order are the same, so are the bits.
 template <Index K>
-inline void solve_cholesky_block(const double* L, Index k, double* y) {
+void solve_cholesky_columns(const double* L, Index k, double* Y, Index columns) {
   if constexpr (K > 0) k = K;
-  for (Index i = 0; i < k; ++i) {  // L y = b
-    double v = y[i];
-    for (Index p = 0; p < i; ++p) v -= L[i * k + p] * y[p];
-    y[i] = v / L[i * k + i];
+  for (Index j = 0; j < columns; ++j) {
+    double* y = Y + static_cast<std::size_t>(j) * static_cast<std::size_t>(k);
+    for (Index i = 0; i < k; ++i) {  // L y = b
+      double v = y[i];
+      for (Index p = 0; p < i; ++p) v -= L[i * k + p] * y[p];
+      y[i] = v / L[i * k + i];
+    }
+    for (Index i = k - 1; i >= 0; --i) {  // L^T x = y
+      double v = y[i];
+      for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
+      y[i] = v / L[i * k + i];
+    }
   }
-  for (Index i = k - 1; i >= 0; --i) {  // L^T x = y
-    double v = y[i];
-    for (Index p = i + 1; p < k; ++p) v -= L[p * k + i] * y[p];
-    y[i] = v / L[i * k + i];
-  }
+}
+
+// solve_cholesky_columns() instantiated for the block's size @p k.
+void solve_cholesky_any(const double* L, Index k, double* Y, Index columns) {
+  if (k == 6)
+    solve_cholesky_columns<6>(L, k, Y, columns);
+  else if (k == 3)
+    solve_cholesky_columns<3>(L, k, Y, columns);
+  else if (k == 1)
+    solve_cholesky_columns<1>(L, k, Y, columns);
+  else
+    solve_cholesky_columns<0>(L, k, Y, columns);
 }
 
 }  // namespace
@@ -130,32 +146,11 @@ void BlockDiagonalSolver::solve_block_columns(std::size_t k, double* X, Index co
            std::to_string(starts_.empty() ? 0 : starts_.size() - 1) + ", " + std::to_string(columns) + " columns" +
            (factored() ? "" : " (not factored)");
   });
-  const Index d = starts_[k + 1] - starts_[k];
-  const double* L = factor_.data() + offsets_[k];
-  for (Index j = 0; j < columns; ++j) {
-    double* y = X + static_cast<std::size_t>(j) * static_cast<std::size_t>(d);
-    if (d == 6)
-      solve_cholesky_block<6>(L, d, y);
-    else if (d == 3)
-      solve_cholesky_block<3>(L, d, y);
-    else if (d == 1)
-      solve_cholesky_block<1>(L, d, y);
-    else
-      solve_cholesky_block<0>(L, d, y);
-  }
+  solve_cholesky_any(factor_.data() + offsets_[k], starts_[k + 1] - starts_[k], X, columns);
 }
 
 void BlockDiagonalSolver::solve_in_block(std::size_t b, double* y) const {
-  const Index k = starts_[b + 1] - starts_[b];
-  const double* L = factor_.data() + offsets_[b];
-  if (k == 6)
-    solve_cholesky_block<6>(L, k, y);
-  else if (k == 3)
-    solve_cholesky_block<3>(L, k, y);
-  else if (k == 1)
-    solve_cholesky_block<1>(L, k, y);
-  else
-    solve_cholesky_block<0>(L, k, y);
+  solve_cholesky_any(factor_.data() + offsets_[b], starts_[b + 1] - starts_[b], y, 1);
 }
 
 void BlockDiagonalSolver::do_solve_in_place(Eigen::VectorXd& x) const {

@@ -39,7 +39,7 @@ Index append_block(ConstraintRows& rows, BlockKind kind, double mu, const double
   rows.blocks.push_back(ConstraintBlock{kind, mu});
   rows.labels.push_back(std::move(label));
   // Rows are appended every step, a block at a time: push_back's inlined path (a resize is an
-  // out-of-line call per vector, a third of a contact's assembly).
+  // out-of-line library call per vector).
   for (std::size_t k = 0; k < size; ++k) {
     rows.phi.push_back(phi[k]);
     rows.target.push_back(target[k]);

@@ -44,8 +44,8 @@ double evaluate(const std::vector<ConstraintBlock>& blocks, const std::vector<In
       const double yt[3] = {-u[i] / R[i] * sn, -u[i + 1] / R[i + 1] * st, -u[i + 2] / R[i + 2] * st};
       double p[3] = {yt[0], yt[1], yt[2]};
       project_on_cone(p, mu);
-      // Products with 1/s rather than quotients: the evaluation runs a few times per line search
-      // and its divisions were a tenth of a rigid contact step.
+      // Products with 1/s rather than a dozen quotients per contact: the evaluation runs a few
+      // times per line search, and a division costs several multiplications.
       const double inv_sn = 1.0 / sn, inv_st = 1.0 / st;
       const double inv_s[3] = {inv_sn, inv_st, inv_st};
       for (int k = 0; k < 3; ++k) gamma[i + k] = p[k] * inv_s[k];

@@ -105,9 +105,9 @@ namespace {
 
 // Y = L^-T L^-1 Y for one k x k block (L row-major) and @p columns right-hand sides stored one
 // after the other. Instantiated with k fixed for a rigid body (6, or 1 + 1 + 1 + 3 with its
-// centre of mass at the origin) and a particle (3), where the unrolled loops take a third of the
-// time of the general ones (the rigid contact step calls this a few times per solve); the
-// operations and their order are the same, so are the bits.
+// centre of mass at the origin) and a particle (3), so that the compiler unrolls the loops (the
+// rigid contact step calls this a few times per solve); the operations and their order are the
+// same, so are the bits.
 template <Index K>
 void solve_cholesky_columns(const double* L, Index k, double* Y, Index columns) {
   if constexpr (K > 0) k = K;

@@ -208,22 +208,44 @@ void BaraffSolver::prepare_workspace(BaraffWorkspace& ws) const {
   }
 }
 
-// Natural (force; bias) -> elimination-ordered x, one block per node.
-void BaraffSolver::scatter_natural(const double* force, const double* bias, double* x) const {
-  const int nodes = static_cast<int>(order_.size());
-  for (int p = 0; p < nodes; ++p) {
-    const int off = natural_offset_[p];
-    const double* src = off < num_dofs_ ? force + off : bias + (off - num_dofs_);
-    for (int i = 0; i < dim_[p]; ++i) x[x_offset_[p] + i] = src[i];
+namespace {
+
+// Copies a node's d entries; bodies' 6 and ball joints' 3 as fixed-size copies.
+inline void copy_block(const double* __restrict src, int d, double* __restrict dst) {
+  if (d == 6) {
+    for (int i = 0; i < 6; ++i) dst[i] = src[i];
+  } else if (d == 3) {
+    for (int i = 0; i < 3; ++i) dst[i] = src[i];
+  } else {
+    for (int i = 0; i < d; ++i) dst[i] = src[i];
   }
 }
 
+}  // namespace
+
+// Natural (force; bias) -> elimination-ordered x, one block per node, walked in natural order:
+// the reads run in sequence and the block sizes repeat (every body's, then every constraint's),
+// so the copies' branches predict. Walked in elimination order, where a random tree's sizes
+// alternate irregularly, these copies took 5.9 ms of a 13.9 ms solve on a random tree of 10^5
+// bodies (a chain's: 1.4 ms); in natural order the solve takes 12 ms (bench/baraff_bench.cpp).
+void BaraffSolver::scatter_natural(const double* force, const double* bias, double* x) const {
+  for (int b = 0; b < num_bodies_; ++b) {
+    copy_block(force + body_offset_[b], body_offset_[b + 1] - body_offset_[b], x + natural_x_offset_[b]);
+  }
+  for (int c = 0; c < num_constraints_; ++c) {
+    copy_block(bias + constraint_offset_[c], constraint_offset_[c + 1] - constraint_offset_[c],
+               x + natural_x_offset_[num_bodies_ + c]);
+  }
+}
+
+// The inverse copy, also in natural order (see scatter_natural()).
 void BaraffSolver::gather_natural(const double* x, double* velocity, double* lambda) const {
-  const int nodes = static_cast<int>(order_.size());
-  for (int p = 0; p < nodes; ++p) {
-    const int off = natural_offset_[p];
-    double* dst = off < num_dofs_ ? velocity + off : lambda + (off - num_dofs_);
-    for (int i = 0; i < dim_[p]; ++i) dst[i] = x[x_offset_[p] + i];
+  for (int b = 0; b < num_bodies_; ++b) {
+    copy_block(x + natural_x_offset_[b], body_offset_[b + 1] - body_offset_[b], velocity + body_offset_[b]);
+  }
+  for (int c = 0; c < num_constraints_; ++c) {
+    copy_block(x + natural_x_offset_[num_bodies_ + c], constraint_offset_[c + 1] - constraint_offset_[c],
+               lambda + constraint_offset_[c]);
   }
 }
 

@@ -153,6 +153,8 @@ void BaraffSolver::analyze(const BaraffProblem& problem) {
     pivot_offset_[p + 1] = pivot_offset_[p] + d * d;
     link_offset_[p + 1] = link_offset_[p] + d * dp;
   }
+  natural_x_offset_.resize(static_cast<std::size_t>(nodes));
+  for (int p = 0; p < nodes; ++p) natural_x_offset_[order_[p]] = x_offset_[p];
   pivot_.resize(pivot_offset_.back());
   link_.resize(link_offset_.back());
 }

@@ -276,6 +276,7 @@ class BaraffSolver {
   std::vector<int> dim_;                   ///< (nodes) block size per position
   std::vector<int> x_offset_;              ///< (nodes + 1) offset of each position in the ordered x
   std::vector<int> natural_offset_;        ///< (nodes) offset per position in (v; lambda) natural order
+  std::vector<int> natural_x_offset_;      ///< (nodes) offset in the ordered x per node id (natural order)
   std::vector<std::size_t> pivot_offset_;  ///< (nodes + 1) offsets of the d x d blocks in pivot_
   std::vector<std::size_t> link_offset_;   ///< (nodes + 1) offsets of the d x d_parent blocks in link_
 

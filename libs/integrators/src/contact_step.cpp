@@ -80,15 +80,42 @@ void drop_empty_blocks(constraints::ConstraintRows& rows, std::vector<Eigen::Tri
   also.swap(renumbered);
 }
 
-// The full system's state at (t, q, u), u the velocities of @p reduced when given (driven
-// components on their trajectories, attached ones on their masters, u_full = T u + s).
-void evaluate_full(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced, double t,
-                   const Eigen::VectorXd& q, const Eigen::VectorXd& u, model::SystemState& s) {
-  if (!reduced) return mechanics.evaluate_state(t, q, u, s);
-  Eigen::VectorXd q_full = q, u_full;
-  reduced->sync_positions(t, q_full);
-  reduced->full_velocities(t, q, u, u_full);
+// The mechanical system's state at (t, q, u), the coordinates of @p map's dynamical system when
+// @p map is set (q_full and u_full: kept storage).
+void evaluate_full(const model::MechanicalSystem& mechanics, const model::SystemMap* map, double t,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd& q_full, Eigen::VectorXd& u_full,
+                   model::SystemState& s) {
+  if (!map) return mechanics.evaluate_state(t, q, u, s);
+  map->full_positions(t, q, q_full);
+  map->full_velocities(t, q, u, u_full);
   mechanics.evaluate_state(t, q_full, u_full, s);
+}
+
+// Gives each friction row that moves no velocity of the step (its Jacobian over them is zero, or
+// round-off of the normal's: a tree's joints or fixed DOFs block that tangent, as a slider normal
+// to a floor blocks both) the compliance W_nn of its block's normal row, estimated as
+// sum_j J_nj^2 / A_jj. Such a row's impulse does no work, and its W_tt = 0 would stop the local
+// solvers that scale by W_ii (the non-smooth Newton's preconditioner, PGS's diagonal steps); with
+// the compliance its impulse is 0, which leaves the cone's whole mu gamma_n to the other tangent
+// (the largest stick the Coulomb law allows there). Steps without such rows are untouched.
+void soften_blocked_friction_rows(const constraints::ConstraintRows& rows, constraints::GlobalProblem& problem,
+                                  Eigen::VectorXd& a_diagonal, std::vector<double>& weight) {
+  csr_diagonal(problem.M, a_diagonal);
+  weight.assign(static_cast<std::size_t>(rows.rows()), 0.0);
+  for (const Eigen::Triplet<double>& t : rows.jacobian)
+    weight[static_cast<std::size_t>(t.row())] += t.value() * t.value() / a_diagonal[t.col()];
+  Index row = 0;
+  for (const constraints::ConstraintBlock& b : rows.blocks) {
+    const Index n = row;
+    row += constraints::block_size(b.kind);
+    if (b.kind != constraints::BlockKind::kContact && b.kind != constraints::BlockKind::kContactBoxFriction) continue;
+    const double w_n = weight[static_cast<std::size_t>(n)];
+    for (Index k = n + 1; k < row; ++k) {
+      if (!(weight[static_cast<std::size_t>(k)] <= 1e-20 * w_n)) continue;  // it moves something
+      if (problem.compliance.size() == 0) problem.compliance.setZero(problem.rows());
+      problem.compliance[k] += w_n;
+    }
+  }
 }
 
 Index count_contacts(const std::vector<constraints::ConstraintBlock>& blocks) {
@@ -203,6 +230,20 @@ void ContactStep::step(const model::ReducedSystem& system,
   if (report.advanced) system.sync_positions(state.t, state.q);  // the driven components at t + h
 }
 
+ContactStepReport ContactStep::step(const model::DynamicalSystem& dynamics, const model::SystemMap& map,
+                                    const std::vector<const constraints::Constraint*>& constraints, State& state,
+                                    double h) {
+  ContactStepReport report;
+  step(dynamics, map, constraints, state, h, report);
+  return report;
+}
+
+void ContactStep::step(const model::DynamicalSystem& dynamics, const model::SystemMap& map,
+                       const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
+                       ContactStepReport& report) {
+  step_on(dynamics, map.system(), &map, constraints, state, h, report);
+}
+
 Eigen::VectorXd ContactStep::last_system_impulses() const {
   if (rows_.rows() == 0 || r_.size() != rows_.rows()) return {};
   const std::vector<Eigen::Triplet<double>>& J = T_.rows > 0 ? full_jacobian_ : rows_.jacobian;
@@ -211,7 +252,8 @@ Eigen::VectorXd ContactStep::last_system_impulses() const {
   return g;
 }
 
-void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+void ContactStep::gather_rows(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
+                              const model::SystemMap* map,
                               const std::vector<const constraints::Constraint*>& constraints, const State& state,
                               const Eigen::VectorXd& v_free, double h) {
   rows_.clear();
@@ -221,7 +263,7 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
   T_.col_idx.clear();
   T_.values.clear();
   full_velocities_ = mechanics.num_velocities();
-  evaluate_full(mechanics, reduced, state.t, state.q, state.u, s0_);
+  evaluate_full(mechanics, map, state.t, state.q, state.u, q_full_, u_full_, s0_);
   first_block_.assign(1, 0);
   first_entry_.assign(1, 0);
   for (const constraints::Constraint* c : constraints) {
@@ -230,13 +272,13 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
     first_entry_.push_back(rows_.jacobian.size());
   }
   if (!weights_.implicit_euler() && !bridson_marino_)
-    take_midpoint_jacobians(mechanics, reduced, constraints, first_block_, state, v_free, h);
-  if (!reduced) return;
+    take_midpoint_jacobians(dynamics, mechanics, map, constraints, first_block_, state, v_free, h);
+  if (!map) return;
   // G' = G T (eq. 0.22); the rows' velocity G (T u + s) = G' u + G s, so G s of the driven
   // motion at the end of the step joins the targets (eq. 0.21, g' - G'_sigma-rho v_rho).
   Eigen::VectorXd s_end;
-  reduced->reduction_matrix(state.t, state.q, T_);
-  reduced->full_velocities(state.t + h, state.q, Eigen::VectorXd::Zero(reduced->num_velocities()), s_end);
+  map->reduction_matrix(state.t, state.q, T_);
+  map->full_velocities(state.t + h, state.q, Eigen::VectorXd::Zero(dynamics.num_velocities()), s_end);
   full_jacobian_.swap(rows_.jacobian);
   for (const Eigen::Triplet<double>& t : full_jacobian_) {
     rows_.target[static_cast<std::size_t>(t.row())] -= t.value() * s_end[t.col()];
@@ -245,7 +287,8 @@ void ContactStep::gather_rows(const model::MechanicalSystem& mechanics, const mo
   }
 }
 
-void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+void ContactStep::take_midpoint_jacobians(const model::DynamicalSystem& dynamics,
+                                          const model::MechanicalSystem& mechanics, const model::SystemMap* map,
                                           const std::vector<const constraints::Constraint*>& constraints,
                                           const std::vector<Index>& first_block, const State& state,
                                           const Eigen::VectorXd& v_free, double h) {
@@ -257,10 +300,8 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
   const double tvq = weights_.theta_vq;
   Eigen::VectorXd& u_vq = u_mix_;
   u_vq = tvq * v_free + (1.0 - tvq) * state.u;
-  const model::DynamicalSystem& dynamics = reduced ? static_cast<const model::DynamicalSystem&>(*reduced)
-                                                   : static_cast<const model::DynamicalSystem&>(mechanics);
   dynamics.advance_positions(state.q, u_vq, 0.5 * h, q_mid_);
-  evaluate_full(mechanics, reduced, state.t + 0.5 * h, q_mid_, u_vq, s_mid_);
+  evaluate_full(mechanics, map, state.t + 0.5 * h, q_mid_, u_vq, q_full_, u_full_, s_mid_);
   std::vector<Index>& offsets = mid_offsets_;
   offsets.assign(1, 0);
   for (const constraints::ConstraintBlock& b : rows_.blocks)
@@ -310,9 +351,8 @@ void ContactStep::take_midpoint_jacobians(const model::MechanicalSystem& mechani
 }
 
 void ContactStep::step_on(const model::DynamicalSystem& system, const model::MechanicalSystem& mechanics,
-                          const model::ReducedSystem* reduced,
-                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
-                          ContactStepReport& report) {
+                          const model::SystemMap* map, const std::vector<const constraints::Constraint*>& constraints,
+                          State& state, double h, ContactStepReport& report) {
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     require(constraints[i] != nullptr,
             [&] { return "ContactStep::step: constraint " + std::to_string(i) + " is null"; });
@@ -350,7 +390,7 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
   const Eigen::VectorXd& v_free = free_state_.u;
 
   // Rows at the start of the step; columns of fixed DOFs are dropped so that those stay at rest.
-  gather_rows(mechanics, reduced, constraints, state, v_free, h);
+  gather_rows(system, mechanics, map, constraints, state, v_free, h);
   const std::vector<Index>& fixed = detail::checked_fixed_dofs(system, "ContactStep");
   if (!fixed.empty()) {
     std::vector<char> is_fixed(static_cast<std::size_t>(system.num_velocities()), 0);
@@ -427,6 +467,7 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
     return;
   }
+  soften_blocked_friction_rows(rows_, problem_, a_diagonal_, row_weight_);
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();

@@ -414,6 +414,11 @@ void ReducedSystem::reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatr
       rows_to_eigen(e.T, full, red_offset_, system_.num_velocities(), num_red_, system_.num_particles(), true));
 }
 
+void ReducedSystem::full_positions(double t, const Eigen::VectorXd& q, Eigen::VectorXd& q_full) const {
+  q_full = q;
+  sync_positions(t, q_full);
+}
+
 void ReducedSystem::full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                     Eigen::VectorXd& u_full) const {
   Evaluation e;

@@ -47,7 +47,11 @@
 /// 0.31-0.32 for attachments to attached components), with the velocities s of the driven
 /// components moved to the right-hand side (0.21: g' = g - G s, s at the end of the step), so
 /// joints, one-dimensional constraints (0.20) and contact act on attached and driven components
-/// through their masters.
+/// through their masters. The same holds for any model::SystemMap of a DynamicalSystem's
+/// coordinates onto a MechanicalSystem, such as model::TreeBodies for a KinematicTree's joint
+/// coordinates: G' = G T with T the bodies' Jacobians. A friction row that no coordinate moves (a
+/// joint blocks that tangent) gets its normal row's W_nn as compliance, so that the local solvers'
+/// W_ii scaling holds; its impulse is then zero.
 ///
 /// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
 /// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
@@ -73,6 +77,7 @@
 #include "sinew/linalg/linear_solver.hpp"
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/model/reduced_system.hpp"
+#include "sinew/model/system_map.hpp"
 
 namespace sinew::integrators {
 
@@ -208,9 +213,21 @@ class ContactStep {
   void step(const model::ReducedSystem& system, const std::vector<const constraints::Constraint*>& constraints,
             State& state, double h, ContactStepReport& report);
 
+  /// The same step on @p dynamics, whose coordinates @p map carries onto the MechanicalSystem
+  /// map.system() that @p constraints are written for (a KinematicTree through its
+  /// model::TreeBodies): the rows G, evaluated on map.system() at the mapped start state, enter
+  /// as G T (file comment). @p state holds the coordinates of @p dynamics. @throws sinew::Error on
+  /// misuse, as the other overloads.
+  ContactStepReport step(const model::DynamicalSystem& dynamics, const model::SystemMap& map,
+                         const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
+  /// The mapped step() into @p report, as above.
+  void step(const model::DynamicalSystem& dynamics, const model::SystemMap& map,
+            const std::vector<const constraints::Constraint*>& constraints, State& state, double h,
+            ContactStepReport& report);
+
   /// The generalized impulses J^T r of the last step's rows on the MechanicalSystem's own
-  /// velocities (for a ReducedSystem step: before the reduction, so attached components show
-  /// the impulses they receive); empty after a step without rows.
+  /// velocities (for a ReducedSystem or mapped step: before the reduction, so attached components
+  /// and a tree's bodies show the impulses they receive); empty after a step without rows.
   Eigen::VectorXd last_system_impulses() const;
   /// The options it steps with.
   const ContactStepOptions& options() const { return options_; }
@@ -243,20 +260,21 @@ class ContactStep {
   ContactStepOptions options_;
   // The end of a step whose stage 2 left r_ and v_: acceptance, then stage 3.
   void finish_step(const model::DynamicalSystem& system, ContactStepReport& report, State& state, double h);
-  // Either step: @p dynamics steps, @p mechanics evaluates the constraints (the same system, or
-  // the ReducedSystem @p reduced of it).
+  // Every step: @p dynamics steps, @p mechanics evaluates the constraints (the same system, or
+  // the system of the map @p map from the coordinates of @p dynamics).
   void step_on(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
-               const model::ReducedSystem* reduced, const std::vector<const constraints::Constraint*>& constraints,
+               const model::SystemMap* map, const std::vector<const constraints::Constraint*>& constraints,
                State& state, double h, ContactStepReport& report);
-  // rows_ of @p constraints at the start of the step (reduced to the free velocities when
-  // @p reduced is set; full_jacobian_ then keeps the entries over the full velocities).
-  void gather_rows(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
-                   const std::vector<const constraints::Constraint*>& constraints, const State& state,
-                   const Eigen::VectorXd& v_free, double h);
+  // rows_ of @p constraints at the start of the step (through @p map onto the velocities of
+  // @p dynamics when it is set; full_jacobian_ then keeps the entries over the full velocities).
+  void gather_rows(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
+                   const model::SystemMap* map, const std::vector<const constraints::Constraint*>& constraints,
+                   const State& state, const Eigen::VectorXd& v_free, double h);
   // For the schemes whose positions move by a weighted velocity: the Jacobians of the rows of
   // every constraint but contact (blocks [first_block[c], first_block[c + 1]) of constraint c)
   // taken at the predicted midpoint of the step's chord (see contact_step.cpp).
-  void take_midpoint_jacobians(const model::MechanicalSystem& mechanics, const model::ReducedSystem* reduced,
+  void take_midpoint_jacobians(const model::DynamicalSystem& dynamics, const model::MechanicalSystem& mechanics,
+                               const model::SystemMap* map,
                                const std::vector<const constraints::Constraint*>& constraints,
                                const std::vector<Index>& first_block, const State& state, const Eigen::VectorXd& v_free,
                                double h);
@@ -277,9 +295,9 @@ class ContactStep {
   std::vector<char> has_entry_;                        // drop_empty_blocks: rows with a Jacobian entry
   constraints::DelassusProblem local_;                 // stage 2 in local form (kept: its storage is reused)
   Eigen::VectorXd q1_;                                 // advance: the end positions
-  std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (reduced steps)
+  std::vector<Eigen::Triplet<double>> full_jacobian_;  // rows_ over the full velocities (mapped steps)
   Index full_velocities_ = 0;                          // of the last step's MechanicalSystem
-  CsrMatrix T_;                                        // reduction matrix of a reduced step
+  CsrMatrix T_;                                        // reduction matrix of a mapped step
   constraints::GlobalProblem problem_;
   TripletCsrPlan h_plan_;                             // problem_.H's pattern, kept while the rows keep their structure
   std::vector<constraints::ContactRecord> contacts_;  // of problem_'s contact blocks (last_contacts())
@@ -289,6 +307,9 @@ class ContactStep {
   State free_state_;
   CsrMatrix M_, K_, D_, A_;
   model::SystemState s0_, s_mid_;
+  Eigen::VectorXd q_full_, u_full_;  // the mapped system's state (evaluate_full)
+  Eigen::VectorXd a_diagonal_;       // soften_blocked_friction_rows: A's diagonal
+  std::vector<double> row_weight_;   // soften_blocked_friction_rows: sum_j J_ij^2 / A_jj per row
   // take_midpoint_jacobians' and the theta stage's buffers, kept so that a step allocates nothing.
   Eigen::VectorXd u_mix_, v_mix_, q_mid_;
   std::vector<Index> mid_offsets_;

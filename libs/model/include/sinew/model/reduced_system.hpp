@@ -16,6 +16,7 @@
 #include "sinew/model/dynamical_system.hpp"
 #include "sinew/model/mapping.hpp"
 #include "sinew/model/mechanical_system.hpp"
+#include "sinew/model/system_map.hpp"
 
 namespace sinew::model {
 
@@ -59,7 +60,7 @@ using BodyDrive = std::function<BodyMotion(double t)>;
 /// driven motion, sec. 0.19 and 0.21). Stiffness: K' = T^T (K + G_k) T + T^T D Z, exact in
 /// velocity space: G_k is the lever term of forces carried by attachments to rotating bodies and
 /// Z = du_full/dq at fixed free velocities (the projected K' is T^T K_psd T alone).
-class ReducedSystem : public DynamicalSystem {
+class ReducedSystem : public DynamicalSystem, public SystemMap {
  public:
   /// The reduction of @p system (which must outlive it and not gain components afterwards).
   explicit ReducedSystem(const MechanicalSystem& system);
@@ -86,7 +87,7 @@ class ReducedSystem : public DynamicalSystem {
   void finalize();
 
   /// The full system.
-  const MechanicalSystem& system() const { return system_; }
+  const MechanicalSystem& system() const override { return system_; }
   /// Whether particle @p i (or body @p b) is free, i.e. has reduced velocities.
   bool particle_is_free(Index i) const;
   /// Whether body @p b is free.
@@ -102,10 +103,13 @@ class ReducedSystem : public DynamicalSystem {
   /// Sets the driven components of @p q from their trajectories at @p t and the attached ones
   /// from their masters.
   void sync_positions(double t, Eigen::VectorXd& q) const;
+  /// @p q with sync_positions() at @p t applied: the positions are the full system's.
+  void full_positions(double t, const Eigen::VectorXd& q, Eigen::VectorXd& q_full) const override;
   /// Full velocities u_full = T u + s(t) (q synced internally, @p q unchanged).
-  void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd& u_full) const;
+  void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                       Eigen::VectorXd& u_full) const override;
   /// The reduction matrix T (full velocities x reduced velocities) at (t, q).
-  void reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& T) const;
+  void reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& T) const override;
   /// The accelerations of the full system for reduced accelerations udot = 0 at (t, q, u):
   /// c = Tdot u + s' (driven accelerations, carried through attachments), so that
   /// udot_full = T udot + c.

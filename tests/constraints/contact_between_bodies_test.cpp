@@ -119,5 +119,43 @@ TEST(ContactBetweenBodies, FrictionIsPerPairOfMaterials) {
   EXPECT_SINEW_ERROR(c.add_particles(0, 1, -2), "material");
 }
 
+// Three boxes in a row, each overlapping the next by 1 cm: colliders of one body never touch, an
+// excluded pair of bodies makes no contacts, and the pair left makes its manifold.
+TEST(ContactBetweenBodies, CollidersOfOneBodyAndExcludedPairsMakeNoContacts) {
+  model::MechanicalSystem sys;
+  const SpatialInertia inertia = make_spatial_inertia(1.0, Vec3{{0, 0, 0}}, Mat3{{0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01}});
+  for (int k = 0; k < 3; ++k) sys.add_body(inertia, Vec3{{0.19 * k, 0, 0}}, quat_identity());
+  const Shape box{ShapeType::kBox, {0.1, 0.1, 0.1}};
+  const Eigen::VectorXd q = sys.initial_positions(), u = sys.initial_velocities();
+  const auto blocks_between = [&](const ContactConstraint& c) { return rows_at(c, sys, q, u).blocks.size(); };
+
+  ContactConstraint all;
+  for (int k = 0; k < 3; ++k) all.add_body_collider(k, box);
+  all.add_body_collider(1, Shape{ShapeType::kSphere, {0.1, 0, 0}});  // overlaps body 1's box: same body
+  all.check(sys);
+  const std::size_t both_pairs = blocks_between(all);
+  EXPECT_GT(both_pairs, 0u);
+
+  ContactConstraint excluded;
+  for (int k = 0; k < 3; ++k) excluded.add_body_collider(k, box);
+  excluded.add_body_collider(1, Shape{ShapeType::kSphere, {0.1, 0, 0}});
+  excluded.exclude_bodies(1, 0);
+  excluded.check(sys);
+  EXPECT_FALSE(excluded.bodies_collide(0, 1));
+  EXPECT_FALSE(excluded.bodies_collide(1, 1));
+  EXPECT_TRUE(excluded.bodies_collide(1, 2));
+  const std::size_t one_pair = blocks_between(excluded);
+  EXPECT_GT(one_pair, 0u);
+  EXPECT_LT(one_pair, both_pairs);
+  // The blocks left are between bodies 1 and 2 (x from 0.28 to 0.29), none between 0 and 1.
+  for (const ContactRecord& r : rows_at(excluded, sys, q, u).contacts) EXPECT_GT(r.point_a[0], 0.25);
+
+  ContactConstraint bad;
+  EXPECT_SINEW_ERROR(bad.exclude_bodies(2, 2), "exclude_bodies needs two different body indices");
+  EXPECT_SINEW_ERROR(bad.exclude_bodies(-1, 0), "exclude_bodies needs two different body indices");
+  bad.exclude_bodies(0, 5);
+  EXPECT_SINEW_ERROR(bad.check(sys), "excluded pair (0, 5)");
+}
+
 }  // namespace
 }  // namespace sinew::constraints::contact_between_bodies_test

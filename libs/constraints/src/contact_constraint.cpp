@@ -336,10 +336,27 @@ void ContactConstraint::set_mu(double mu) {
   params_ = p;
 }
 
+void ContactConstraint::exclude_bodies(Index a, Index b) {
+  require(a >= 0 && b >= 0 && a != b, [&] {
+    return name_ + ": exclude_bodies needs two different body indices >= 0, got " + std::to_string(a) + " and " +
+           std::to_string(b);
+  });
+  const std::pair<Index, Index> pair{std::min(a, b), std::max(a, b)};
+  const auto at = std::lower_bound(excluded_.begin(), excluded_.end(), pair);
+  if (at == excluded_.end() || *at != pair) excluded_.insert(at, pair);
+}
+
+bool ContactConstraint::bodies_collide(Index a, Index b) const {
+  return a != b && !std::binary_search(excluded_.begin(), excluded_.end(), std::pair{std::min(a, b), std::max(a, b)});
+}
+
 void ContactConstraint::check(const model::MechanicalSystem& system) const {
   // Checked every step: the message is built only for an index out of range.
   for (const BodyCollider& c : colliders_)
     if (c.body < 0 || c.body >= system.num_bodies()) system.check_body(c.body, name_ + " collider");
+  for (const auto& [a, b] : excluded_)
+    if (b >= system.num_bodies())
+      system.check_body(b, name_ + " excluded pair (" + std::to_string(a) + ", " + std::to_string(b) + ")");
   for (const PointSet& set : particle_sets_)
     if (set.count > 0 && (set.first < 0 || set.first + set.count > system.num_particles())) {
       system.check_particle(set.first, name_ + " particles");
@@ -363,9 +380,12 @@ void ContactConstraint::check(const model::MechanicalSystem& system) const {
                        (o.mesh || o.grid ? " (a half-space collider and a mesh or grid obstacle)" : "");
               });
     for (std::size_t k = i + 1; k < colliders_.size(); ++k)
-      require(shape_pair_function(colliders_[i].shape.type, colliders_[k].shape.type) != nullptr, [&] {
-        return name_ + ": no contact function between colliders " + std::to_string(i) + " and " + std::to_string(k);
-      });
+      require(!bodies_collide(colliders_[i].body, colliders_[k].body) ||
+                  shape_pair_function(colliders_[i].shape.type, colliders_[k].shape.type) != nullptr,
+              [&] {
+                return name_ + ": no contact function between colliders " + std::to_string(i) + " and " +
+                       std::to_string(k);
+              });
   }
 }
 
@@ -438,6 +458,7 @@ void ContactConstraint::add_rows(const model::MechanicalSystem& /*system*/, cons
     const double ra = bounding_radius(ci.shape) + params_.margin;
     for (std::size_t j = i + 1; j < colliders_.size(); ++j) {
       const BodyCollider& cj = colliders_[j];
+      if (!bodies_collide(ci.body, cj.body)) continue;
       const Pose pb = body_pose(s, cj.body);
       if (!near(pa, ra, pb, bounding_radius(cj.shape))) continue;
       const model::PointRef b = model::body_point(cj.body, Vec3{{0, 0, 0}});

@@ -52,12 +52,11 @@
 ///
 /// Order (deterministic): first every rigid collider against every obstacle (colliders in the
 /// order added, obstacles in the order added), then every pair of colliders (i < k, A = i,
-/// B = k), then each particle of each particle set against every obstacle and then every
-/// collider, then each mapped point of each set alike, then each surface against every obstacle
-/// and then every collider (shape_surface_contacts() order), then the vertex-triangle contacts
-/// between surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and
-/// triangles numbered surface after surface; within a pair, the pair function's order (a mesh or
-/// grid obstacle's: shape_obstacle_contacts()').
+/// B = k) on different bodies whose pair is not excluded (exclude_bodies()), then each particle of each particle set
+/// against every obstacle and then every collider, then each mapped point of each set alike, then each surface against
+/// every obstacle and then every collider (shape_surface_contacts() order), then the vertex-triangle contacts between
+/// surfaces by (vertex, triangle) and the edge-edge contacts by (edge, edge), vertices and triangles numbered surface
+/// after surface; within a pair, the pair function's order (a mesh or grid obstacle's: shape_obstacle_contacts()').
 #pragma once
 
 #include <array>
@@ -146,6 +145,13 @@ class ContactConstraint final : public Constraint {
                     Index material = 0, bool self_contact = false);
   /// Sets the friction coefficient between materials @p a and @p b (either order; finite, >= 0).
   void set_friction(Index a, Index b, double mu);
+  /// Colliders of bodies @p a and @p b (either order) make no contacts with each other: the links
+  /// of a chain that meet at their joint, where the joint holds them and a contact would fight it
+  /// (MuJoCo's `exclude` element). Colliders of one body never touch each other. Throws sinew::Error when
+  /// an index is negative or a == b; check() refuses bodies missing from the system.
+  void exclude_bodies(Index a, Index b);
+  /// Whether the colliders of bodies @p a and @p b may touch (a != b and the pair not excluded).
+  bool bodies_collide(Index a, Index b) const;
   /// The friction coefficient between materials @p a and @p b.
   double friction(Index a, Index b) const;
 
@@ -206,6 +212,7 @@ class ContactConstraint final : public Constraint {
   std::vector<Index> obstacle_materials_;  // (obstacles)
   std::vector<double> obstacle_radius_;    // (obstacles) bounding radius about the pose's origin
   std::vector<BodyCollider> colliders_;
+  std::vector<std::pair<Index, Index>> excluded_;  // body pairs (smaller first), sorted
   std::vector<PointSet> particle_sets_, mapped_sets_;
   std::vector<std::pair<std::pair<Index, Index>, double>> friction_;  // ((a <= b), mu) set by set_friction()
   std::vector<Surface> surfaces_;

@@ -19,6 +19,12 @@
 //           1 ms; us_per_step per simulated ms) and its RK4 at 1 ms. The chain also runs in
 //           sinew's joint coordinates (model::KinematicTree) with MuJoCo's two schemes,
 //           symplectic Euler and RK4 (".../sinew_tree_euler", ".../sinew_tree_rk4").
+//  * chain_floor: the same chain, its pivot 0.5 m above the floor and a 0.1 x 0.02 x 0.02 m box
+//           on every link, falls onto the floor (mu = 0.5) and onto itself, 1000 steps of 1 ms.
+//           Neighbouring links do not touch (MuJoCo filters a body's contacts with its parent;
+//           sinew excludes the pairs, constraints::ContactConstraint::exclude_bodies). sinew in
+//           joint coordinates with contact through model::TreeBodies and SAP
+//           (".../sinew_tree_sap"). Counters tip_z and contacts (at the end).
 //
 // sinew steps with integrators::ContactStep (implicit Euler, velocity-level contact) and the
 // solver of --solver (newton_minmap, newton_fb, pgs, sap) on the Signorini-Coulomb problem;
@@ -48,6 +54,7 @@
 
 #include "bench_flags.hpp"
 #include "sinew/backends/registry.hpp"
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
@@ -56,6 +63,7 @@
 #include "sinew/integrators/make_integrator.hpp"
 #include "sinew/model/kinematic_tree.hpp"
 #include "sinew/model/mechanical_system.hpp"
+#include "sinew/model/tree_bodies.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 // Heap allocations, counted by interposing the C allocator (operator new, Eigen's aligned
@@ -323,6 +331,61 @@ void tree_chain_run(benchmark::State& state, const char* name, double h) {
   state.counters["allocs_per_step"] = static_cast<double>(after_first) / std::max(1, steps - 1);
 }
 
+// The chain on the floor (the file comment): the tree of make_tree_chain() with a box on every
+// link, its neighbours excluded, stepped by ContactStep through model::TreeBodies with SAP.
+constexpr double kPivotHeight = 0.5;
+const Vec3 kLinkBoxHalf{{0.5 * kLinkLength, kLinkRadius, kLinkRadius}};
+
+void sinew_chain_floor(benchmark::State& state, const integrators::ContactStepOptions& options) {
+  const model::KinematicTree tree = make_tree_chain();
+  const model::TreeBodies bodies(tree);
+  constraints::ContactOptions o;
+  o.mu = kMu;
+  constraints::ContactConstraint contact(o);
+  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, -kPivotHeight}}, Vec3{{0, 0, 1}});
+  contact.add_obstacle(floor.shape, floor.pose);
+  for (Index b = 0; b < kLinks; ++b) {
+    contact.add_body_collider(b, scene::box_shape(kLinkBoxHalf));
+    if (b > 0) contact.exclude_bodies(b - 1, b);
+  }
+  double tip_z = 0.0;
+  Index contacts = 0;
+  long after_first = 0, iterations = 0;
+  int allocating_steps = 0;
+  StepClock clock;
+  for (auto _ : state) {
+    clock.start();
+    integrators::ContactStep stepper(nullptr, options);
+    integrators::State s{0.0, Eigen::VectorXd::Zero(kLinks), Eigen::VectorXd::Zero(kLinks)};
+    integrators::ContactStepReport r;
+    after_first = iterations = 0;
+    allocating_steps = 0;
+    for (int k = 0; k < kChainSteps; ++k) {
+      const long before = g_allocations.load(std::memory_order_relaxed);
+      stepper.step(tree, bodies, {&contact}, s, kStep, r);
+      const long allocated = g_allocations.load(std::memory_order_relaxed) - before;
+      iterations += r.contact.iterations;
+      if (k > 0) {
+        after_first += allocated;
+        allocating_steps += allocated > 0 ? 1 : 0;
+      }
+      if (!r.ok()) {
+        state.SkipWithError(("sinew tree contact step failed: " + r.message).c_str());
+        return;
+      }
+    }
+    clock.stop();
+    tip_z = tree.body_point(s.q, kLinks - 1, Vec3{{0.5 * kLinkLength, 0, 0}})[2];
+    contacts = r.contacts;
+  }
+  clock.report(state, kChainSteps);
+  state.counters["tip_z"] = tip_z;
+  state.counters["contacts"] = static_cast<double>(contacts);
+  state.counters["allocs_per_step"] = static_cast<double>(after_first) / (kChainSteps - 1);
+  state.counters["alloc_steps"] = allocating_steps;
+  state.counters["solver_iterations"] = static_cast<double>(iterations) / kChainSteps;
+}
+
 // A MuJoCo model from MJCF text; nullptr when it does not load, with MuJoCo's reason in @p error
 // (parse_mjcf) or in the benchmark's state (load_mjcf).
 struct MjModelDeleter {
@@ -421,7 +484,7 @@ void mujoco_stack(benchmark::State& state) {
 
 // The chain as MJCF at step @p step with @p integrator: nested bodies, each framed at its hinge,
 // the rod's centre of mass half a link further along x.
-std::string mujoco_chain_xml(double step, const char* integrator) {
+std::string mujoco_chain_xml(double step, const char* integrator, bool on_floor = false) {
   // Every number to the last digit: std::to_string's six decimals would make the links' inertia
   // 0.2% off sinew's (1.7167e-4 written as 0.000172), a different model by ~1e-5 m at the tip.
   const auto num = [](double v) {
@@ -433,9 +496,12 @@ std::string mujoco_chain_xml(double step, const char* integrator) {
   const Vec3 I = link_inertia();
   std::string xml = mjcf_header(step, integrator), close;
   for (int k = 0; k < kLinks; ++k) {
-    xml += "<body pos='" + num(k == 0 ? 0.0 : kLinkLength) + " 0 0'><joint type='hinge' axis='0 1 0'/>" +
-           "<inertial pos='" + num(0.5 * kLinkLength) + " 0 0' mass='" + num(kLinkMass) + "' diaginertia='" +
-           num(I[0]) + " " + num(I[1]) + " " + num(I[2]) + "'/>";
+    xml += "<body pos='" + num(k == 0 ? 0.0 : kLinkLength) + " 0 " + num(k == 0 && on_floor ? kPivotHeight : 0.0) +
+           "'><joint type='hinge' axis='0 1 0'/>" + "<inertial pos='" + num(0.5 * kLinkLength) + " 0 0' mass='" +
+           num(kLinkMass) + "' diaginertia='" + num(I[0]) + " " + num(I[1]) + " " + num(I[2]) + "'/>";
+    if (on_floor)
+      xml += "<geom type='box' pos='" + num(0.5 * kLinkLength) + " 0 0' size='" + num(kLinkBoxHalf[0]) + " " +
+             num(kLinkBoxHalf[1]) + " " + num(kLinkBoxHalf[2]) + "'/>";
     close += "</body>";
   }
   return xml + close + "</worldbody></mujoco>";
@@ -492,6 +558,23 @@ void mujoco_chain_run(benchmark::State& state, const char* integrator, double h)
 }
 
 void mujoco_chain(benchmark::State& state) { mujoco_chain_run(state, "Euler", kStep); }
+
+// The chain on the floor (the file comment) with MuJoCo's Euler at 1 ms.
+void mujoco_chain_floor(benchmark::State& state) {
+  MjModelPtr m = load_mjcf(state, mujoco_chain_xml(kStep, "Euler", /*on_floor=*/true));
+  if (!m) return;
+  double tip_z = 0.0;
+  int contacts = 0;
+  StepClock clock;
+  for (auto _ : state) {
+    const MjDataPtr d = run_mujoco(*m, kChainSteps, clock, [](mjData&) {});
+    tip_z = mujoco_tip_z(*m, *d) - kPivotHeight;  // in sinew's frame: the pivot at 0
+    contacts = d->ncon;
+  }
+  clock.report(state, kChainSteps);
+  state.counters["tip_z"] = tip_z;
+  state.counters["contacts"] = contacts;
+}
 // MuJoCo's Euler as accurate as sinew's implicit Euler at 1 ms (tip within ~1.3e-3 m): its error
 // falls linearly with the step, 6e-2 m at 1 ms.
 void mujoco_chain_fine(benchmark::State& state) { mujoco_chain_run(state, "Euler", kStep / 50); }
@@ -528,6 +611,13 @@ int main(int argc, char** argv) {
   reg("chain/mujoco_rk4", &mujoco_chain_rk4);
   reg("chain/sinew_tree_euler", [](benchmark::State& st) { tree_chain_run(st, "symplectic_euler", kStep); });
   reg("chain/sinew_tree_rk4", [](benchmark::State& st) { tree_chain_run(st, "runge_kutta4", kStep); });
+  reg("chain_floor/sinew_tree_sap", [](benchmark::State& st) { sinew_chain_floor(st, {}); });
+  reg("chain_floor/sinew_tree_sap_symplectic", [](benchmark::State& st) {
+    integrators::ContactStepOptions o;
+    o.theta = integrators::ThetaOptions::preset(integrators::ThetaPreset::kSymplecticEuler);
+    sinew_chain_floor(st, o);
+  });
+  reg("chain_floor/mujoco", &mujoco_chain_floor);
   // The chain's work against accuracy: 1 s of motion at steps from 125 us to 20 ms in each scheme
   // (tip_error against us_per_step per simulated ms): where both reach an accuracy, which is faster.
   const auto sweep = [](const char* name, auto fn) {

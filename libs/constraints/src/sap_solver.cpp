@@ -230,9 +230,31 @@ struct SapSolver::Workspace {
       else if (s == 1 && k_b == 6)
         add_block<1, 6>(b, lower, add);
       else
-        add_block<Eigen::Dynamic, Eigen::Dynamic>(b, lower, add);
+        add_block_any(b, lower, add);
     }
   }
+  // Any size (a tree's contact, whose bodies move by every joint up to the root): the same sums
+  // in loops over the workspace's gj, so that no temporary is allocated per block.
+  template <class Add>
+  void add_block_any(std::size_t b, bool lower, Add& add) {
+    const Index first = col_start[b], k_b = col_start[b + 1] - first, s = (jb_start[b + 1] - jb_start[b]) / k_b;
+    const double* J = jb.data() + jb_start[b];  // s x k_b, row-major
+    const auto& G = evals[b].G;
+    gj.resize(static_cast<std::size_t>(s * k_b));
+    for (Index i = 0; i < s; ++i)
+      for (Index c = 0; c < k_b; ++c) {
+        double x = 0.0;
+        for (Index j = 0; j < s; ++j) x += G(i, j) * J[j * k_b + c];
+        gj[static_cast<std::size_t>(i * k_b + c)] = x;
+      }
+    for (Index a = 0; a < k_b; ++a)
+      for (Index c = 0; c < (lower ? a + 1 : k_b); ++c) {
+        double x = 0.0;
+        for (Index i = 0; i < s; ++i) x += J[i * k_b + a] * gj[static_cast<std::size_t>(i * k_b + c)];
+        add(cols[first + a], cols[first + c], x);
+      }
+  }
+  std::vector<double> gj;  // add_block_any: G J of one block (s x k, row-major)
   template <int S, int K, class Add>
   void add_block(std::size_t b, bool lower, Add& add) {
     using Rows = Eigen::Matrix<double, S, K, Eigen::RowMajor>;

@@ -297,6 +297,12 @@ void ContactStep::take_midpoint_jacobians(const model::DynamicalSystem& dynamics
   // joint: g(q1) - g(q0) = G_mid (q1 - q0)), so the theta = 1/2 schemes keep their energy; rows at
   // the start pump it (their straight chord leaves the constraint outward and the correction
   // does positive work). Contact keeps its rows at the start (the theta-method seed's stage).
+  const auto midpoint_rows = [&](std::size_t c) {
+    return first_block[c] != first_block[c + 1] && !dynamic_cast<const constraints::ContactConstraint*>(constraints[c]);
+  };
+  bool any = false;
+  for (std::size_t c = 0; c < constraints.size() && !any; ++c) any = midpoint_rows(c);
+  if (!any) return;  // contact alone: nothing to evaluate at the midpoint
   const double tvq = weights_.theta_vq;
   Eigen::VectorXd& u_vq = u_mix_;
   u_vq = tvq * v_free + (1.0 - tvq) * state.u;
@@ -313,7 +319,7 @@ void ContactStep::take_midpoint_jacobians(const model::DynamicalSystem& dynamics
   bool spliced = false;  // a constraint's midpoint entries replace its start entries elsewhere
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const Index b0 = first_block[c], b1 = first_block[c + 1];
-    if (b0 == b1 || dynamic_cast<const constraints::ContactConstraint*>(constraints[c])) continue;
+    if (!midpoint_rows(c)) continue;
     mid_rows_.clear();
     constraints[c]->add_rows(mechanics, s_mid_, mid_rows_);
     // Same blocks at the midpoint (a limit may switch on or off there): else keep the start's.
@@ -433,14 +439,19 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
     v_theta = o.theta_v * v_free + (1.0 - o.theta_v) * state.u;
     system.advance_positions(state.q, v_vq, o.theta_q * h, q_theta);
     const double t_theta = state.t + o.theta_q * h;
-    if (!system.has_force_jacobians()) {
-      system.mass_matrix(t_theta, q_theta, A_);  // K = D = 0: A = M, symmetric as mass_matrix() promises
+    const double k_weight = o.theta_q * o.theta_vq * h * h, d_weight = o.theta_v * h;
+    if (!system.has_force_jacobians() || (k_weight == 0.0 && d_weight == 0.0)) {
+      system.mass_matrix(t_theta, q_theta, A_);  // K and D absent or unweighted: A = M, symmetric
+    } else if (k_weight == 0.0) {
+      // Forces at the start of the step (theta_q = 0, symplectic Euler): no stiffness to evaluate.
+      system.mass_matrix(t_theta, q_theta, M_);
+      system.damping(t_theta, q_theta, v_theta, D_);
+      detail::combine(n, {{1.0, &M_}, {d_weight, &D_}}, /*symmetrize=*/true, A_);
     } else {
       system.mass_matrix(t_theta, q_theta, M_);
       system.stiffness(t_theta, q_theta, v_theta, /*projected=*/true, K_);
       system.damping(t_theta, q_theta, v_theta, D_);
-      detail::combine(n, {{1.0, &M_}, {o.theta_q * o.theta_vq * h * h, &K_}, {o.theta_v * h, &D_}},
-                      /*symmetrize=*/true, A_);
+      detail::combine(n, {{1.0, &M_}, {k_weight, &K_}, {d_weight, &D_}}, /*symmetrize=*/true, A_);
     }
   } else {
     // Implicit Euler (alpha = beta = 1) or CompliantAlphaBeta: the Newton matrix at the free end

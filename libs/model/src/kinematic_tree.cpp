@@ -187,6 +187,20 @@ void KinematicTree::body_pose(const Eigen::VectorXd& q, Index b, Vec3& x, Mat3& 
   R = to_mat3(ws_.R[k]);
 }
 
+void KinematicTree::frames(const Eigen::VectorXd& q, std::vector<Vec3>& x, std::vector<Mat3>& R,
+                           std::vector<Eigen::Matrix<double, 6, 1>>& S) const {
+  check_size(q, "q", "frames");
+  kinematics(q);
+  x.resize(bodies_.size());
+  R.resize(bodies_.size());
+  S.resize(bodies_.size());
+  for (std::size_t k = 0; k < bodies_.size(); ++k) {
+    x[k] = to_vec3(ws_.x[k]);
+    R[k] = to_mat3(ws_.R[k]);
+    S[k] = ws_.S[k];
+  }
+}
+
 Vec3 KinematicTree::body_point(const Eigen::VectorXd& q, Index b, const Vec3& local) const {
   Vec3 x;
   Mat3 R;

@@ -91,6 +91,12 @@ class KinematicTree final : public DynamicalSystem {
   /// World position of the point @p local of body @p b at @p q.
   Vec3 body_point(const Eigen::VectorXd& q, Index b, const Vec3& local) const;
 
+  /// Every body's world frame and joint motion axis at @p q from one pass over the tree: body b's
+  /// origin @p x[b], rotation @p R[b] (body to world) and its joint's twist @p S[b] = (v_O, w)
+  /// about the world origin (the file comment's S_k). A point p of body b then moves at the sum
+  /// over b's joint and its ancestors' j of (S_j.v + S_j.w x p) u_j (model::TreeBodies).
+  void frames(const Eigen::VectorXd& q, std::vector<Vec3>& x, std::vector<Mat3>& R,
+              std::vector<Eigen::Matrix<double, 6, 1>>& S) const;
   /// The 6 x n Jacobian of body @p b's point @p local at @p q: J u is the point's world velocity
   /// (rows 0-2) and the body's angular velocity (rows 3-5); the columns of joints that are not
   /// the body's or its ancestors' are zero (an end effector's Jacobian, for control and contact).

@@ -3,7 +3,7 @@
 /// following its tree body, so that constraints written for a MechanicalSystem (contact with
 /// obstacles and between the tree's own colliders, joints to the world) act on the tree's joint
 /// coordinates through the bodies' Jacobians: u_full = T(q) u with T's rows of body b the 6 x n
-/// Jacobian of its origin (KinematicTree::point_jacobian(), columns of b and its ancestors), and
+/// Jacobian of its origin (columns of b's joint and its ancestors'), and
 /// G' = G T (system_map.hpp). integrators::ContactStep steps the tree with contact through it.
 #pragma once
 
@@ -40,7 +40,8 @@ class TreeBodies final : public SystemMap {
   void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                        Eigen::VectorXd& u_full) const override;
   /// T(q): the 6 rows of body b are its origin's Jacobian over the joints of b and its ancestors
-  /// (those entries stored, zero or not, so that the pattern does not change with q).
+  /// (those entries stored, zero or not, so that the pattern does not change with q). One pass
+  /// over the tree; T has 6 (depth + 1) entries per body.
   void reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& T) const override;
 
  private:
@@ -50,7 +51,10 @@ class TreeBodies final : public SystemMap {
   const KinematicTree& tree_;
   MechanicalSystem system_;
   std::vector<std::vector<Index>> joints_;  ///< per body: its own joint and its ancestors', ascending
-  mutable Eigen::MatrixXd jacobian_;        ///< one body's 6 x n Jacobian (workspace)
+  // KinematicTree::frames() at the last evaluation (workspace).
+  mutable std::vector<Vec3> x_;
+  mutable std::vector<Mat3> R_;
+  mutable std::vector<Eigen::Matrix<double, 6, 1>> S_, twist_;  ///< motion axes; twists about the world origin
 };
 
 }  // namespace sinew::model

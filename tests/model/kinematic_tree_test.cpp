@@ -9,37 +9,14 @@
 #include <random>
 
 #include "expect_error.hpp"
+#include "random_tree.hpp"
 #include "sinew/core/eigen_interop.hpp"
 #include "sinew/model/kinematic_tree.hpp"
 
 namespace sinew::model::model_kinematic_tree_test {
 namespace {
 
-const Vec3 kGravity{{0.4, -0.3, -9.81}};
-
-// A branching tree of hinges and sliders with random axes, offsets and inertias (bodies 1 and 3
-// hang from 0, 2 from 1, 4 from 3, 5 from the world; 3 and 5 are sliders).
-KinematicTree random_tree(std::mt19937& rng) {
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
-  auto vec = [&] { return Vec3{{U(rng), U(rng), U(rng)}}; };
-  KinematicTree tree(kGravity);
-  const Index parents[6] = {-1, 0, 1, 0, 3, -1};
-  for (int k = 0; k < 6; ++k) {
-    TreeBody b;
-    b.name = "link " + std::to_string(k);
-    b.parent = parents[k];
-    b.joint = (k == 3 || k == 5) ? TreeJointKind::kSlider : TreeJointKind::kHinge;
-    b.axis = vec();
-    b.joint_in_parent = 0.3 * vec();
-    b.joint_in_body = 0.3 * vec();
-    const Vec3 d = vec();
-    const Mat3 J{{0.02 + 0.01 * d[0] * d[0], 0.003 * d[1], 0.002 * d[2], 0.003 * d[1], 0.03, -0.004 * d[0],
-                  0.002 * d[2], -0.004 * d[0], 0.025}};
-    b.inertia = make_spatial_inertia(0.5 + 0.25 * (U(rng) + 1.0), 0.1 * vec(), J);
-    tree.add_body(b);
-  }
-  return tree;
-}
+using test::random_tree;
 
 Eigen::VectorXd random_vector(std::mt19937& rng, Index n, double scale) {
   std::uniform_real_distribution<double> U(-scale, scale);

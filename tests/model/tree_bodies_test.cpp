@@ -6,30 +6,14 @@
 #include <cmath>
 #include <random>
 
+#include "random_tree.hpp"
 #include "sinew/core/eigen_interop.hpp"
 #include "sinew/model/tree_bodies.hpp"
 
 namespace sinew::model::model_tree_bodies_test {
 namespace {
 
-KinematicTree random_tree(std::mt19937& rng) {
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
-  auto vec = [&] { return Vec3{{U(rng), U(rng), U(rng)}}; };
-  KinematicTree tree(Vec3{{0, 0, -9.81}});
-  const Index parents[6] = {-1, 0, 1, 0, 3, -1};
-  for (int k = 0; k < 6; ++k) {
-    TreeBody b;
-    b.name = "link " + std::to_string(k);
-    b.parent = parents[k];
-    b.joint = (k == 3 || k == 5) ? TreeJointKind::kSlider : TreeJointKind::kHinge;
-    b.axis = vec();
-    b.joint_in_parent = 0.3 * vec();
-    b.joint_in_body = 0.3 * vec();
-    b.inertia = make_spatial_inertia(1.0, 0.1 * vec(), Mat3{{0.02, 0, 0, 0, 0.03, 0, 0, 0, 0.025}});
-    tree.add_body(b);
-  }
-  return tree;
-}
+using test::random_tree;
 
 // A body's origin and rotation matrix from the positions of TreeBodies::system().
 void pose_of(const TreeBodies& bodies, const Eigen::VectorXd& q_full, Index b, Eigen::Vector3d& x, Eigen::Matrix3d& R) {

@@ -94,18 +94,21 @@ void evaluate_full(const model::MechanicalSystem& mechanics, const model::System
 // Gives each friction row that moves no velocity of the step (its Jacobian over them is zero, or
 // round-off of the normal's: a tree's joints or fixed DOFs block that tangent, as a slider normal
 // to a floor blocks both) the compliance W_nn of its block's normal row, estimated as
-// sum_j J_nj^2 / A_jj. Such a row's impulse does no work, and its W_tt = 0 would stop the local
+// sum_j H_jn^2 / A_jj (H = J^T, the entries of a velocity summed: a contact between two bodies of
+// a tree cancels on their common joints). Such a row's impulse does no work, and its W_tt = 0 would stop the local
 // solvers that scale by W_ii (the non-smooth Newton's preconditioner, PGS's diagonal steps); with
 // the compliance its impulse is 0, which leaves the cone's whole mu gamma_n to the other tangent
 // (the largest stick the Coulomb law allows there). Steps without such rows are untouched.
-void soften_blocked_friction_rows(const constraints::ConstraintRows& rows, constraints::GlobalProblem& problem,
-                                  Eigen::VectorXd& a_diagonal, std::vector<double>& weight) {
+void soften_blocked_friction_rows(constraints::GlobalProblem& problem, Eigen::VectorXd& a_diagonal,
+                                  std::vector<double>& weight) {
+  const CsrMatrix& H = problem.H;
   csr_diagonal(problem.M, a_diagonal);
-  weight.assign(static_cast<std::size_t>(rows.rows()), 0.0);
-  for (const Eigen::Triplet<double>& t : rows.jacobian)
-    weight[static_cast<std::size_t>(t.row())] += t.value() * t.value() / a_diagonal[t.col()];
+  weight.assign(static_cast<std::size_t>(H.cols), 0.0);
+  for (Index j = 0; j < H.rows; ++j)
+    for (Index k = H.row_ptr[j]; k < H.row_ptr[j + 1]; ++k)
+      weight[static_cast<std::size_t>(H.col_idx[k])] += H.values[k] * H.values[k] / a_diagonal[j];
   Index row = 0;
-  for (const constraints::ConstraintBlock& b : rows.blocks) {
+  for (const constraints::ConstraintBlock& b : problem.blocks) {
     const Index n = row;
     row += constraints::block_size(b.kind);
     if (b.kind != constraints::BlockKind::kContact && b.kind != constraints::BlockKind::kContactBoxFriction) continue;
@@ -478,7 +481,7 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
     return;
   }
-  soften_blocked_friction_rows(rows_, problem_, a_diagonal_, row_weight_);
+  soften_blocked_friction_rows(problem_, a_diagonal_, row_weight_);
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();

@@ -309,7 +309,7 @@ class ContactStep {
   model::SystemState s0_, s_mid_;
   Eigen::VectorXd q_full_, u_full_;  // the mapped system's state (evaluate_full)
   Eigen::VectorXd a_diagonal_;       // soften_blocked_friction_rows: A's diagonal
-  std::vector<double> row_weight_;   // soften_blocked_friction_rows: sum_j J_ij^2 / A_jj per row
+  std::vector<double> row_weight_;   // soften_blocked_friction_rows: sum_j H_ji^2 / A_jj per row
   // take_midpoint_jacobians' and the theta stage's buffers, kept so that a step allocates nothing.
   Eigen::VectorXd u_mix_, v_mix_, q_mid_;
   std::vector<Index> mid_offsets_;

@@ -70,6 +70,40 @@ TEST_P(TreeContact, ABoxOnASliderRestsOnTheFloorCarryingItsWeight) {
   const Eigen::VectorXd impulses = step.last_system_impulses();
   ASSERT_EQ(impulses.size(), 6);
   EXPECT_NEAR(impulses[2] / (m * kG * h), 1.0, 1e-6);
+  // The slider blocks both tangents: their rows move nothing and carry no friction.
+  EXPECT_NEAR(impulses[0], 0.0, 1e-12);
+  EXPECT_NEAR(impulses[1], 0.0, 1e-12);
+}
+
+// The same box on a horizontal slider, its bottom face 1 mm into the floor and sliding at 1 m/s:
+// the joint holds it, so the contacts act on nothing (no coordinate moves their normals) and the
+// box slides on, without friction, at its speed.
+TEST_P(TreeContact, ContactsNoCoordinateCanMoveActOnNothing) {
+  const double half = 0.1, h = 1e-3;
+  model::KinematicTree tree(Vec3{{0, 0, -kG}});
+  model::TreeBody body;
+  body.name = "box";
+  body.joint = model::TreeJointKind::kSlider;
+  body.axis = Vec3{{1, 0, 0}};
+  body.joint_in_parent = Vec3{{0, 0, half - 1e-3}};
+  body.inertia = scene::box_inertia(1.0, Vec3{{half, half, half}});
+  tree.add_body(body);
+  model::TreeBodies bodies(tree);
+  constraints::ContactConstraint contact;
+  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
+  contact.add_obstacle(floor.shape, floor.pose);
+  contact.add_body_collider(0, scene::box_shape(Vec3{{half, half, half}}));
+
+  ContactStep step(solver_named(GetParam(), *backend_));
+  State s{0.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, 1.0)};
+  ContactStepReport r;
+  for (int k = 0; k < 100; ++k) {
+    step.step(tree, bodies, {&contact}, s, h, r);
+    ASSERT_TRUE(r.ok()) << k << ": " << r.message;
+  }
+  EXPECT_EQ(r.contacts, 4);
+  EXPECT_NEAR(s.u[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.q[0], 0.1, 1e-12);
 }
 
 // A rod (a 0.2 kg box 0.1 m long, 0.02 m thick) hinged about y at one end, 0.05 m above a

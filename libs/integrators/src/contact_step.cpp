@@ -93,31 +93,41 @@ void evaluate_full(const model::MechanicalSystem& mechanics, const model::System
 
 // Gives each friction row that moves no velocity of the step (its Jacobian over them is zero, or
 // round-off of the normal's: a tree's joints or fixed DOFs block that tangent, as a slider normal
-// to a floor blocks both) the compliance W_nn of its block's normal row, estimated as
+// to a floor blocks both) a compliance of the size of its block's normal row's W_nn, estimated as
 // sum_j H_jn^2 / A_jj (H = J^T, the entries of a velocity summed: a contact between two bodies of
-// a tree cancels on their common joints). Such a row's impulse does no work, and its W_tt = 0 would stop the local
-// solvers that scale by W_ii (the non-smooth Newton's preconditioner, PGS's diagonal steps); with
-// the compliance its impulse is 0, which leaves the cone's whole mu gamma_n to the other tangent
-// (the largest stick the Coulomb law allows there). Steps without such rows are untouched.
-void soften_blocked_friction_rows(constraints::GlobalProblem& problem, Eigen::VectorXd& a_diagonal,
-                                  std::vector<double>& weight) {
+// a tree cancels on their common joints). Such a row's impulse does no work, and its W_tt = 0
+// would stop the local solvers that scale by W_ii (the non-smooth Newton's preconditioner, PGS's
+// diagonal steps); with the compliance its impulse is 0, which leaves the cone's whole mu gamma_n
+// to the other tangent (the largest stick the Coulomb law allows there). A contact whose normal
+// row moves nothing cannot act at all: it loses its friction (mu = 0) and its rows take the
+// problem's largest estimate as compliance, so that its impulses, which move nothing, stay
+// finite. Steps without such rows are untouched.
+void soften_blocked_contact_rows(constraints::GlobalProblem& problem, Eigen::VectorXd& a_diagonal,
+                                 std::vector<double>& weight) {
   const CsrMatrix& H = problem.H;
   csr_diagonal(problem.M, a_diagonal);
   weight.assign(static_cast<std::size_t>(H.cols), 0.0);
   for (Index j = 0; j < H.rows; ++j)
     for (Index k = H.row_ptr[j]; k < H.row_ptr[j + 1]; ++k)
       weight[static_cast<std::size_t>(H.col_idx[k])] += H.values[k] * H.values[k] / a_diagonal[j];
+  const double largest = weight.empty() ? 0.0 : *std::max_element(weight.begin(), weight.end());
+  const auto soften = [&](Index k, double c) {
+    if (problem.compliance.size() == 0) problem.compliance.setZero(problem.rows());
+    problem.compliance[k] += c > 0.0 ? c : 1.0;
+  };
   Index row = 0;
-  for (const constraints::ConstraintBlock& b : problem.blocks) {
+  for (constraints::ConstraintBlock& b : problem.blocks) {
     const Index n = row;
     row += constraints::block_size(b.kind);
     if (b.kind != constraints::BlockKind::kContact && b.kind != constraints::BlockKind::kContactBoxFriction) continue;
     const double w_n = weight[static_cast<std::size_t>(n)];
-    for (Index k = n + 1; k < row; ++k) {
-      if (!(weight[static_cast<std::size_t>(k)] <= 1e-20 * w_n)) continue;  // it moves something
-      if (problem.compliance.size() == 0) problem.compliance.setZero(problem.rows());
-      problem.compliance[k] += w_n;
+    if (!(w_n > 1e-20 * largest)) {  // the normal moves nothing: the contact cannot act
+      b.mu = 0.0;
+      for (Index k = n; k < row; ++k) soften(k, largest);
+      continue;
     }
+    for (Index k = n + 1; k < row; ++k)
+      if (!(weight[static_cast<std::size_t>(k)] > 1e-20 * w_n)) soften(k, w_n);
   }
 }
 
@@ -481,7 +491,7 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
     return;
   }
-  soften_blocked_friction_rows(problem_, a_diagonal_, row_weight_);
+  soften_blocked_contact_rows(problem_, a_diagonal_, row_weight_);
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();

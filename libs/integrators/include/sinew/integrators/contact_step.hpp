@@ -50,8 +50,9 @@
 /// through their masters. The same holds for any model::SystemMap of a DynamicalSystem's
 /// coordinates onto a MechanicalSystem, such as model::TreeBodies for a KinematicTree's joint
 /// coordinates: G' = G T with T the bodies' Jacobians. A friction row that no coordinate moves (a
-/// joint blocks that tangent) gets its normal row's W_nn as compliance, so that the local solvers'
-/// W_ii scaling holds; its impulse is then zero.
+/// joint blocks that tangent) gets a compliance of the size of its normal row's W_nn (estimated
+/// from A's diagonal), so that the local solvers' W_ii scaling holds; its impulse is then zero. A
+/// contact whose normal no coordinate moves loses its friction and acts on nothing.
 ///
 /// The contact problem is solved either by any local ConstraintSolver (PGS, non-smooth Newton
 /// FB / min-map, KKT for bilateral rows) on the Delassus form of to_delassus(), or by the SAP
@@ -216,8 +217,9 @@ class ContactStep {
   /// The same step on @p dynamics, whose coordinates @p map carries onto the MechanicalSystem
   /// map.system() that @p constraints are written for (a KinematicTree through its
   /// model::TreeBodies): the rows G, evaluated on map.system() at the mapped start state, enter
-  /// as G T (file comment). @p state holds the coordinates of @p dynamics. @throws sinew::Error on
-  /// misuse, as the other overloads.
+  /// as G T (file comment). @p state holds the coordinates of @p dynamics. A ReducedSystem takes
+  /// its own overload, which also sets the driven components at the end of the step.
+  /// @throws sinew::Error on misuse, as the other overloads.
   ContactStepReport step(const model::DynamicalSystem& dynamics, const model::SystemMap& map,
                          const std::vector<const constraints::Constraint*>& constraints, State& state, double h);
   /// The mapped step() into @p report, as above.
@@ -308,8 +310,8 @@ class ContactStep {
   CsrMatrix M_, K_, D_, A_;
   model::SystemState s0_, s_mid_;
   Eigen::VectorXd q_full_, u_full_;  // the mapped system's state (evaluate_full)
-  Eigen::VectorXd a_diagonal_;       // soften_blocked_friction_rows: A's diagonal
-  std::vector<double> row_weight_;   // soften_blocked_friction_rows: sum_j H_ji^2 / A_jj per row
+  Eigen::VectorXd a_diagonal_;       // soften_blocked_contact_rows: A's diagonal
+  std::vector<double> row_weight_;   // soften_blocked_contact_rows: sum_j H_ji^2 / A_jj per row
   // take_midpoint_jacobians' and the theta stage's buffers, kept so that a step allocates nothing.
   Eigen::VectorXd u_mix_, v_mix_, q_mid_;
   std::vector<Index> mid_offsets_;

@@ -289,9 +289,9 @@ void ContactStep::gather_rows(const model::DynamicalSystem& dynamics, const mode
   if (!map) return;
   // G' = G T (eq. 0.22); the rows' velocity G (T u + s) = G' u + G s, so G s of the driven
   // motion at the end of the step joins the targets (eq. 0.21, g' - G'_sigma-rho v_rho).
-  Eigen::VectorXd s_end;
+  Eigen::VectorXd& s_end = s_end_;
   map->reduction_matrix(state.t, state.q, T_);
-  map->full_velocities(state.t + h, state.q, Eigen::VectorXd::Zero(dynamics.num_velocities()), s_end);
+  map->driven_velocities(state.t + h, state.q, s_end);
   full_jacobian_.swap(rows_.jacobian);
   for (const Eigen::Triplet<double>& t : full_jacobian_) {
     rows_.target[static_cast<std::size_t>(t.row())] -= t.value() * s_end[t.col()];
@@ -491,7 +491,8 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
         "contact: the rows cannot be stepped with this scheme at t = " + number_text(state.t, 6) + ": " + e.what();
     return;
   }
-  soften_blocked_contact_rows(problem_, a_diagonal_, row_weight_);
+  // Only a map or fixed DOFs can leave a contact row that moves nothing.
+  if (map || !fixed.empty()) soften_blocked_contact_rows(problem_, a_diagonal_, row_weight_);
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();

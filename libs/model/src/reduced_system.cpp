@@ -426,6 +426,10 @@ void ReducedSystem::full_velocities(double t, const Eigen::VectorXd& q, const Ei
   u_full = e.u;
 }
 
+void ReducedSystem::driven_velocities(double t, const Eigen::VectorXd& q, Eigen::VectorXd& s) const {
+  full_velocities(t, q, Eigen::VectorXd::Zero(num_velocities()), s);
+}
+
 void ReducedSystem::known_accelerations(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                         Eigen::VectorXd& c) const {
   Evaluation e;

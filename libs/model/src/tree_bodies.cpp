@@ -74,6 +74,11 @@ void TreeBodies::full_velocities(double /*t*/, const Eigen::VectorXd& q, const E
   }
 }
 
+void TreeBodies::driven_velocities(double /*t*/, const Eigen::VectorXd& q, Eigen::VectorXd& s) const {
+  check(q, "driven_velocities");
+  s.setZero(system_.num_velocities());
+}
+
 void TreeBodies::reduction_matrix(double /*t*/, const Eigen::VectorXd& q, CsrMatrix& T) const {
   check(q, "reduction_matrix");
   tree_.frames(q, x_, R_, S_);

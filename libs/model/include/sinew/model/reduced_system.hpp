@@ -108,6 +108,8 @@ class ReducedSystem : public DynamicalSystem, public SystemMap {
   /// Full velocities u_full = T u + s(t) (q synced internally, @p q unchanged).
   void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                        Eigen::VectorXd& u_full) const override;
+  /// The driven components' velocities s(t) and what they carry through attachments (u = 0).
+  void driven_velocities(double t, const Eigen::VectorXd& q, Eigen::VectorXd& s) const override;
   /// The reduction matrix T (full velocities x reduced velocities) at (t, q).
   void reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& T) const override;
   /// The accelerations of the full system for reduced accelerations udot = 0 at (t, q, u):

@@ -26,6 +26,8 @@ class SystemMap {
   /// Its velocities u_full = T(q) u + s(t, q), into @p u_full (sized here).
   virtual void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                Eigen::VectorXd& u_full) const = 0;
+  /// The driven part s(t, q) of u_full (its value at u = 0), into @p s (sized here).
+  virtual void driven_velocities(double t, const Eigen::VectorXd& q, Eigen::VectorXd& s) const = 0;
   /// T(q) at (t, q): system().num_velocities() rows, a column per velocity of u.
   virtual void reduction_matrix(double t, const Eigen::VectorXd& q, CsrMatrix& T) const = 0;
 };

@@ -39,6 +39,8 @@ class TreeBodies final : public SystemMap {
   /// The bodies' twists J_b(q) u (6 per body: velocity of the origin, angular velocity).
   void full_velocities(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                        Eigen::VectorXd& u_full) const override;
+  /// Zero: a tree has no driven motion.
+  void driven_velocities(double t, const Eigen::VectorXd& q, Eigen::VectorXd& s) const override;
   /// T(q): the 6 rows of body b are its origin's Jacobian over the joints of b and its ancestors
   /// (those entries stored, zero or not, so that the pattern does not change with q). One pass
   /// over the tree; T has 6 (depth + 1) entries per body.

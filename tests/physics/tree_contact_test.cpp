@@ -32,6 +32,46 @@ std::unique_ptr<constraints::ConstraintSolver> solver_named(const std::string& n
   return contact_test::make_contact_solver(name, backend, 1e-12);
 }
 
+// One tree body (a root joint) with a box of half extents @p half on it, over the floor z = 0,
+// stepped by ContactStep with the test's solver.
+struct OneBodyOnFloor {
+  model::KinematicTree tree{Vec3{{0, 0, -kG}}};
+  std::unique_ptr<model::TreeBodies> bodies;
+  constraints::ContactConstraint contact;
+  OneBodyOnFloor(const model::TreeBody& body, const Vec3& half, const constraints::ContactOptions& options)
+      : contact(options) {
+    tree.add_body(body);
+    bodies = std::make_unique<model::TreeBodies>(tree);
+    const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
+    contact.add_obstacle(floor.shape, floor.pose);
+    contact.add_body_collider(0, scene::box_shape(half));
+  }
+  // @p steps steps of @p h from (q, u) = (0, @p u0) into @p s; false (with a test failure) when
+  // a step fails. @p report is the last step's.
+  bool run(ContactStep& step, double u0, int steps, double h, State& s, ContactStepReport& report) {
+    s = State{0.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, u0)};
+    for (int k = 0; k < steps; ++k) {
+      step.step(tree, *bodies, {&contact}, s, h, report);
+      if (!report.ok()) {
+        ADD_FAILURE() << "step " << k << ": " << report.message;
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+// A box body of mass @p m and half size @p half on a slider along @p axis from @p joint.
+model::TreeBody slider_box(double m, double half, const Vec3& axis, const Vec3& joint) {
+  model::TreeBody body;
+  body.name = "box";
+  body.joint = model::TreeJointKind::kSlider;
+  body.axis = axis;
+  body.joint_in_parent = joint;
+  body.inertia = scene::box_inertia(m, Vec3{{half, half, half}});
+  return body;
+}
+
 class TreeContact : public ::testing::TestWithParam<std::string> {
  protected:
   std::unique_ptr<Backend> backend_ = make_backend("serial");
@@ -42,27 +82,11 @@ class TreeContact : public ::testing::TestWithParam<std::string> {
 // m g.
 TEST_P(TreeContact, ABoxOnASliderRestsOnTheFloorCarryingItsWeight) {
   const double m = 1.0, half = 0.1, h = 1e-3;
-  model::KinematicTree tree(Vec3{{0, 0, -kG}});
-  model::TreeBody body;
-  body.name = "box";
-  body.joint = model::TreeJointKind::kSlider;
-  body.axis = Vec3{{0, 0, 1}};
-  body.joint_in_parent = Vec3{{0, 0, 0.3}};
-  body.inertia = scene::box_inertia(m, Vec3{{half, half, half}});
-  tree.add_body(body);
-  model::TreeBodies bodies(tree);
-  constraints::ContactConstraint contact;
-  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
-  contact.add_obstacle(floor.shape, floor.pose);
-  contact.add_body_collider(0, scene::box_shape(Vec3{{half, half, half}}));
-
+  OneBodyOnFloor world(slider_box(m, half, Vec3{{0, 0, 1}}, Vec3{{0, 0, 0.3}}), Vec3{{half, half, half}}, {});
   ContactStep step(solver_named(GetParam(), *backend_));
-  State s{0.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1)};
+  State s;
   ContactStepReport r;
-  for (int k = 0; k < 1000; ++k) {
-    step.step(tree, bodies, {&contact}, s, h, r);
-    ASSERT_TRUE(r.ok()) << k << ": " << r.message;
-  }
+  ASSERT_TRUE(world.run(step, 0.0, 1000, h, s, r));
   EXPECT_EQ(r.contacts, 4);
   EXPECT_NEAR(s.q[0], -0.2, 1e-5) << "the bottom face on the floor";
   EXPECT_NEAR(s.u[0], 0.0, 1e-6);
@@ -80,27 +104,11 @@ TEST_P(TreeContact, ABoxOnASliderRestsOnTheFloorCarryingItsWeight) {
 // box slides on, without friction, at its speed.
 TEST_P(TreeContact, ContactsNoCoordinateCanMoveActOnNothing) {
   const double half = 0.1, h = 1e-3;
-  model::KinematicTree tree(Vec3{{0, 0, -kG}});
-  model::TreeBody body;
-  body.name = "box";
-  body.joint = model::TreeJointKind::kSlider;
-  body.axis = Vec3{{1, 0, 0}};
-  body.joint_in_parent = Vec3{{0, 0, half - 1e-3}};
-  body.inertia = scene::box_inertia(1.0, Vec3{{half, half, half}});
-  tree.add_body(body);
-  model::TreeBodies bodies(tree);
-  constraints::ContactConstraint contact;
-  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
-  contact.add_obstacle(floor.shape, floor.pose);
-  contact.add_body_collider(0, scene::box_shape(Vec3{{half, half, half}}));
-
+  OneBodyOnFloor world(slider_box(1.0, half, Vec3{{1, 0, 0}}, Vec3{{0, 0, half - 1e-3}}), Vec3{{half, half, half}}, {});
   ContactStep step(solver_named(GetParam(), *backend_));
-  State s{0.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, 1.0)};
+  State s;
   ContactStepReport r;
-  for (int k = 0; k < 100; ++k) {
-    step.step(tree, bodies, {&contact}, s, h, r);
-    ASSERT_TRUE(r.ok()) << k << ": " << r.message;
-  }
+  ASSERT_TRUE(world.run(step, 1.0, 100, h, s, r));
   EXPECT_EQ(r.contacts, 4);
   EXPECT_NEAR(s.u[0], 1.0, 1e-12);
   EXPECT_NEAR(s.q[0], 0.1, 1e-12);
@@ -112,29 +120,19 @@ TEST_P(TreeContact, ContactsNoCoordinateCanMoveActOnNothing) {
 // balances gravity's torque about the hinge: N (L cos q - r sin q) = m g (L / 2) cos q.
 TEST_P(TreeContact, AHingedRodRestsWithItsEndOnTheFloor) {
   const double m = 0.2, L = 0.1, r = 0.01, H = 0.05, h = 1e-3;
-  model::KinematicTree tree(Vec3{{0, 0, -kG}});
   model::TreeBody rod;
   rod.name = "rod";
   rod.axis = Vec3{{0, 1, 0}};  // q > 0 turns +x down towards -z
   rod.joint_in_parent = Vec3{{0, 0, H}};
   rod.joint_in_body = Vec3{{-L / 2, 0, 0}};
   rod.inertia = scene::box_inertia(m, Vec3{{L / 2, r, r}});
-  tree.add_body(rod);
-  model::TreeBodies bodies(tree);
-  constraints::ContactOptions options;
-  options.mu = 0.0;
-  constraints::ContactConstraint contact(options);
-  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, 0}}, Vec3{{0, 0, 1}});
-  contact.add_obstacle(floor.shape, floor.pose);
-  contact.add_body_collider(0, scene::box_shape(Vec3{{L / 2, r, r}}));
-
+  constraints::ContactOptions frictionless;
+  frictionless.mu = 0.0;
+  OneBodyOnFloor world(rod, Vec3{{L / 2, r, r}}, frictionless);
   ContactStep step(solver_named(GetParam(), *backend_));
-  State s{0.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1)};
+  State s;
   ContactStepReport report;
-  for (int k = 0; k < 1500; ++k) {
-    step.step(tree, bodies, {&contact}, s, h, report);
-    ASSERT_TRUE(report.ok()) << k << ": " << report.message;
-  }
+  ASSERT_TRUE(world.run(step, 0.0, 1500, h, s, report));
   const double rest = std::asin(H / std::hypot(L, r)) - std::atan2(r, L);
   std::printf("rod at rest: q = %.6f rad (closed form %.6f), u = %.2e rad/s\n", s.q[0], rest, s.u[0]);
   EXPECT_NEAR(s.q[0], rest, 1e-5);

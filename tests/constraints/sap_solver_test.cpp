@@ -180,6 +180,43 @@ TEST(Sap, ABandedNewtonMatrixGivesTheSparsePathsAnswer) {
   EXPECT_LT((a.v - b.v).norm(), 1e-9 * (1.0 + b.v.norm()));
 }
 
+// A kinematic chain's contacts: a dense joint-space M (20 joints) and contacts whose rows reach
+// every joint from a link to the root (consecutive columns 0..k, the dense path's column-by-column
+// sums), with one block over every other joint (not consecutive: the general sums). The dense path
+// gives the sparse path's answer.
+TEST(Sap, ATreesWideContactBlocksGiveTheSparsePathsAnswer) {
+  const Index n = 20, contacts = 8;
+  std::mt19937 gen(9);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  Eigen::MatrixXd B(n, n);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < n; ++j) B(i, j) = uni(gen);
+  const Eigen::MatrixXd M = B * B.transpose() + static_cast<double>(n) * Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, 3 * contacts);
+  GlobalProblem g;
+  for (Index c = 0; c < contacts; ++c) {
+    const Index reach = c + 1 < contacts ? 4 + 2 * c : n;  // columns 0 .. reach - 1
+    for (Index r = 0; r < 3; ++r)
+      for (Index j = 0; j < reach; ++j)
+        if (c + 1 < contacts || j % 2 == 0) H(j, 3 * c + r) = uni(gen);
+    g.blocks.push_back({BlockKind::kContact, 0.5 + 0.3 * uni(gen)});
+  }
+  g.M = from_eigen(EigenCsr(M.sparseView()));
+  g.H = from_eigen(EigenCsr(H.sparseView()));
+  g.f = M * Eigen::VectorXd::Constant(n, -0.5);
+  g.w = Eigen::VectorXd::Zero(3 * contacts);
+  SapOptions dense_options, sparse_options;
+  sparse_options.dense_max_velocities = 0;
+  GlobalSolution a, b;
+  const SolverReport ra = SapSolver(dense_options).solve(g, a);
+  const SolverReport rb = SapSolver(sparse_options).solve(g, b);
+  ASSERT_TRUE(ra.converged() && rb.converged()) << ra.message << " / " << rb.message;
+  EXPECT_GE(ra.iterations, 2);
+  EXPECT_GT(a.r.norm(), 0.0);
+  EXPECT_LT((a.r - b.r).norm(), 1e-9 * b.r.norm());
+  EXPECT_LT((a.v - b.v).norm(), 1e-9 * (1.0 + b.v.norm()));
+}
+
 // A solver kept between solves (its workspace, the sparse pattern map and analysis) gives the
 // bits of a fresh one: on new values with the same pattern, then on a new pattern, then back.
 TEST(Sap, AKeptSolverGivesTheBitsOfAFreshOne) {

@@ -219,19 +219,22 @@ struct SapSolver::Workspace {
   // one or two rigid bodies (6 or 12 columns) take fixed-size products.
   template <class Add>
   void add_contact_terms(const std::vector<ConstraintBlock>& blocks, bool lower, Add&& add) {
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-      const Index s = block_size(blocks[b].kind), k_b = col_start[b + 1] - col_start[b];
-      if (s == 3 && k_b == 12)
-        add_block<3, 12>(b, lower, add);
-      else if (s == 3 && k_b == 6)
-        add_block<3, 6>(b, lower, add);
-      else if (s == 1 && k_b == 12)
-        add_block<1, 12>(b, lower, add);
-      else if (s == 1 && k_b == 6)
-        add_block<1, 6>(b, lower, add);
-      else
-        add_block_any(b, lower, add);
-    }
+    for (std::size_t b = 0; b < blocks.size(); ++b) add_contact_terms_of(blocks, b, lower, add);
+  }
+  // add_contact_terms() of block @p b alone.
+  template <class Add>
+  void add_contact_terms_of(const std::vector<ConstraintBlock>& blocks, std::size_t b, bool lower, Add& add) {
+    const Index s = block_size(blocks[b].kind), k_b = col_start[b + 1] - col_start[b];
+    if (s == 3 && k_b == 12)
+      add_block<3, 12>(b, lower, add);
+    else if (s == 3 && k_b == 6)
+      add_block<3, 6>(b, lower, add);
+    else if (s == 1 && k_b == 12)
+      add_block<1, 12>(b, lower, add);
+    else if (s == 1 && k_b == 6)
+      add_block<1, 6>(b, lower, add);
+    else
+      add_block_any(b, lower, add);
   }
   // Any size (a tree's contact, whose bodies move by every joint up to the root): the same sums
   // in loops over the workspace's gj, so that no temporary is allocated per block.
@@ -255,6 +258,39 @@ struct SapSolver::Workspace {
       }
   }
   std::vector<double> gj;  // add_block_any: G J of one block (s x k, row-major)
+
+  // add_contact_terms() into the lower triangle of the dense Newton matrix. A wide block of three
+  // rows over consecutive columns (a tree's contact: every joint from its body to the root) is
+  // summed column by column, each column's entries from the diagonal down one vectorized pass:
+  // the same sums in the same order as add_block_any()'s, so the same bits.
+  void add_contact_terms_dense(const std::vector<ConstraintBlock>& blocks) {
+    const auto add = [&](Index r, Index c, double x) { dense(r, c) += x; };
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      const Index first = col_start[b], k_b = col_start[b + 1] - first, s = block_size(blocks[b].kind);
+      if (s != 3 || k_b == 6 || k_b == 12 || k_b == 0 || cols[first + k_b - 1] - cols[first] != k_b - 1) {
+        add_contact_terms_of(blocks, b, /*lower=*/true, add);
+        continue;
+      }
+      const double* J = jb.data() + jb_start[b];  // 3 x k_b, row-major
+      const auto& G = evals[b].G;
+      gj.resize(static_cast<std::size_t>(3 * k_b));
+      for (Index i = 0; i < 3; ++i)
+        for (Index c = 0; c < k_b; ++c) {
+          double x = 0.0;
+          for (Index j = 0; j < 3; ++j) x += G(i, j) * J[j * k_b + c];
+          gj[static_cast<std::size_t>(i * k_b + c)] = x;
+        }
+      using Row = Eigen::Map<const Eigen::VectorXd>;
+      const Row J0(J, k_b), J1(J + k_b, k_b), J2(J + 2 * k_b, k_b);
+      const Index c0 = cols[first];
+      for (Index c = 0; c < k_b; ++c) {
+        const double g0 = gj[static_cast<std::size_t>(c)], g1 = gj[static_cast<std::size_t>(k_b + c)],
+                     g2 = gj[static_cast<std::size_t>(2 * k_b + c)];
+        const Index n = k_b - c;
+        dense.col(c0 + c).segment(c0 + c, n) += (J0.segment(c, n) * g0 + J1.segment(c, n) * g1) + J2.segment(c, n) * g2;
+      }
+    }
+  }
   template <int S, int K, class Add>
   void add_block(std::size_t b, bool lower, Add& add) {
     using Rows = Eigen::Matrix<double, S, K, Eigen::RowMajor>;
@@ -305,7 +341,7 @@ struct SapSolver::Workspace {
       for (Index i = 0; i < n; ++i)
         for (Index k = M.row_ptr[i]; k < M.row_ptr[i + 1] && M.col_idx[k] <= i; ++k)
           dense(i, M.col_idx[k]) = M.values[k];
-      add_contact_terms(p.blocks, /*lower=*/true, [&](Index r, Index c, double x) { dense(r, c) += x; });
+      add_contact_terms_dense(p.blocks);
       if (banded()) return band_cholesky();
       // Unblocked: at these sizes the blocked LLT's panel GEMMs cost more than they save.
       return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(dense) < 0;

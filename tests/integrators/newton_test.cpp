@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "integration_helpers.hpp"
 #include "sinew/integrators/bridson_marino.hpp"
 #include "sinew/integrators/compliant_alpha_beta.hpp"
@@ -17,6 +18,7 @@
 #include "sinew/integrators/symplectic_euler.hpp"
 #include "sinew/integrators/theta_method.hpp"
 #include "sinew/integrators/trapezoidal.hpp"
+#include "sinew/model/kinematic_tree.hpp"
 #include "sinew/model/mechanical_system.hpp"
 #include "test_systems.hpp"
 
@@ -341,6 +343,57 @@ TEST(IntegratorNewton, UncoupledBodiesAreFactoredBlockByBlock) {
   const StepReport r = blocks.step(chain, c, 0.01);
   EXPECT_EQ(r.status, StepStatus::kLinearSolverFailure);
   EXPECT_NE(r.message.find("not block diagonal"), std::string::npos) << r.message;
+}
+
+// A kinematic tree's joint-space mass matrix is small and dense: kAuto factors it by one dense
+// Cholesky (kDense; up to 12 rows it is one block of kBlockDiagonal), bit for bit as kDense itself
+// and to round-off as Eigen's sparse LDL^T, over steps of a swinging 16-link hinge chain by
+// implicit Euler (its step matrix M + h^2 K is dense too). Matrices past 64 rows, or with less than 3/4 of their
+// entries, go to the sparse factor, and kDense refuses a coupled block past 64 rows by name.
+TEST(IntegratorNewton, SmallDenseSystemsAreFactoredDense) {
+  model::KinematicTree chain(Vec3{{0, 0, -9.81}});
+  constexpr int kLinks = 16;
+  for (int i = 0; i < kLinks; ++i) {
+    model::TreeBody b;
+    b.parent = i - 1;
+    b.axis = Vec3{{0, 1, 0}};
+    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
+    b.joint_in_body = Vec3{{-0.05, 0, 0}};
+    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
+    chain.add_body(b);
+  }
+  CsrMatrix M;
+  chain.mass_matrix(0.0, Eigen::VectorXd::Zero(kLinks), M);
+  EXPECT_EQ(resolve_linear_solver(LinearSolverKind::kAuto, M), LinearSolverKind::kDense);
+  std::vector<State> end;
+  for (LinearSolverKind kind : {LinearSolverKind::kAuto, LinearSolverKind::kDense, LinearSolverKind::kEigenLdlt}) {
+    ImplicitEulerOptions o;
+    o.newton.linear_solver = kind;
+    ImplicitEuler integrator(o);
+    State s{0.0, Eigen::VectorXd::Zero(kLinks), Eigen::VectorXd::Zero(kLinks)};
+    run_steps(integrator, chain, s, 0.002, 100);
+    end.push_back(s);
+  }
+  EXPECT_EQ(end[0].q, end[1].q);
+  EXPECT_EQ(end[0].u, end[1].u);
+  EXPECT_LT((end[0].q - end[2].q).norm(), 1e-10);
+  EXPECT_GT(end[0].q.norm(), 0.5);  // the chain did swing down (0.2 s)
+
+  const auto dense_spd = [](Index n) {
+    const Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, n);
+    const Eigen::MatrixXd A = B * B.transpose() + static_cast<double>(n) * Eigen::MatrixXd::Identity(n, n);
+    return from_eigen(EigenCsr(A.sparseView()));
+  };
+  EXPECT_EQ(resolve_linear_solver(LinearSolverKind::kAuto, dense_spd(64)), LinearSolverKind::kDense);
+  EXPECT_EQ(resolve_linear_solver(LinearSolverKind::kAuto, dense_spd(65)), LinearSolverKind::kEigenLdlt);
+  testing::SpringChain springs;  // block tridiagonal: 117 of 225 entries
+  springs.n = 5;
+  springs.mass_matrix(0.0, Eigen::VectorXd::Zero(15), M);
+  CsrMatrix K;
+  springs.stiffness(0.0, Eigen::VectorXd::LinSpaced(15, -1.0, 1.0), Eigen::VectorXd::Zero(15), false, K);
+  EXPECT_EQ(resolve_linear_solver(LinearSolverKind::kAuto, K), LinearSolverKind::kEigenLdlt);
+  const std::unique_ptr<LinearSolver> dense = make_linear_solver(LinearSolverKind::kDense);
+  EXPECT_SINEW_ERROR(dense->compute(dense_spd(65)), "not block diagonal with blocks of at most 64 rows");
 }
 
 // A hanging chain of 4 particles whose first particle is held by fixed velocity DOFs (no

@@ -8,19 +8,24 @@
 #ifndef SINEW_TEST_ASAN
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sinew/backends/registry.hpp"
+#include "sinew/collision/obstacle.hpp"
 #include "sinew/constraints/joint_types.hpp"
 #include "sinew/constraints/newton_solver.hpp"
 #include "sinew/constraints/pgs_solver.hpp"
 #include "sinew/core/quaternion.hpp"
 #include "sinew/integrators/contact_step.hpp"
+#include "sinew/model/kinematic_tree.hpp"
 #include "sinew/model/mechanical_system.hpp"
+#include "sinew/model/tree_bodies.hpp"
 #include "sinew/scene/contact_scenes.hpp"
 
 namespace {
@@ -162,9 +167,10 @@ TEST(StepAllocation, ARestingStackStepsIntoAKeptReportWithoutAllocating) {
 
 // Contact that comes and goes: the dropped sliding cube lands (0 -> 4 contacts) and slides to
 // rest, and is lifted by 1 cm at steps 500 and 700 to fall again (4 -> 0 -> 4). The solvers'
-// buffers are sized with each problem, not at their first Newton step, and only grow, so once
-// the largest contact set has been seen no step allocates, whichever set it has, with either
-// solver (a report kept by the caller).
+// buffers are sized with each problem, not at their first Newton step, and kept, so once the
+// largest contact set has been seen no step allocates, with either solver (a report kept by the
+// caller): a step without rows resizes nothing. (A change between two non-zero row counts does
+// reallocate: RowCountChangesAreTheOnlyStepsThatAllocate.)
 TEST(StepAllocation, ContactThatComesAndGoesAllocatesOnlyForANewLargestSet) {
   auto backend = make_backend("serial");
   for (const bool sap : {false, true}) {
@@ -196,6 +202,160 @@ TEST(StepAllocation, ContactThatComesAndGoesAllocatesOnlyForANewLargestSet) {
     std::printf("%s: largest set %d contacts, %d changes of the count\n", sap ? "sap" : "newton", largest, changes);
     EXPECT_EQ(largest, 4);
     EXPECT_GE(changes, 5);  // landed, lifted off and landed twice
+  }
+}
+
+// What the steps of a run allocated.
+struct Allocations {
+  int steps = 0;              // steps run
+  int row_changes = 0;        // steps after the first whose row count differs from the step before's
+  int allocating = 0;         // steps after the first that allocated
+  int allocating_kept = 0;    // of those, steps at the row count of the step before
+  int first_kept_step = -1;   // the first of the latter
+  long first_kept_count = 0;  // and its allocations
+  Index largest_rows = 0;
+};
+
+// Runs @p steps steps of @p step (which steps once into its report and returns it) and counts.
+Allocations count_steps(int steps, const std::function<const ContactStepReport&()>& step) {
+  Allocations a;
+  Index last_rows = -1;
+  for (int k = 0; k < steps; ++k) {
+    g_allocations = 0;
+    g_counting = true;
+    const ContactStepReport& r = step();
+    g_counting = false;
+    const long allocated = g_allocations.load();
+    if (!r.ok()) {
+      ADD_FAILURE() << "step " << k << ": " << r.message;
+      return a;
+    }
+    ++a.steps;
+    a.largest_rows = std::max(a.largest_rows, r.rows);
+    if (k > 0) {
+      const bool kept = r.rows == last_rows;
+      a.row_changes += kept ? 0 : 1;
+      a.allocating += allocated > 0 ? 1 : 0;
+      if (kept && allocated > 0 && a.allocating_kept++ == 0) {
+        a.first_kept_step = k;
+        a.first_kept_count = allocated;
+      }
+    }
+    last_rows = r.rows;
+  }
+  return a;
+}
+
+// Steps the motion that @p start sets up twice with @p step (as count_steps()): the first run
+// meets the motion's largest structures; in the second, a step allocates only where its row count
+// differs from the step before's (Eigen's dynamic vectors sized by the rows reallocate on every
+// change of size).
+void expect_allocations_only_at_row_changes(const std::string& what, int steps, const std::function<void()>& start,
+                                            const std::function<const ContactStepReport&()>& step) {
+  start();
+  const Allocations first = count_steps(steps, step);
+  start();
+  const Allocations a = count_steps(steps, step);
+  std::printf(
+      "%s: %d steps, up to %ld rows, %d row-count changes; allocating steps %d (%d at a kept count) in the first "
+      "run, %d (%d) in the second\n",
+      what.c_str(), a.steps, static_cast<long>(a.largest_rows), a.row_changes, first.allocating, first.allocating_kept,
+      a.allocating, a.allocating_kept);
+  EXPECT_EQ(a.steps, steps) << what;
+  EXPECT_GT(a.largest_rows, 0) << what << ": the scene never made contact";
+  EXPECT_EQ(a.allocating_kept, 0) << what << ": step " << a.first_kept_step << " allocated " << a.first_kept_count
+                                  << " times at the row count of the step before";
+  EXPECT_LE(a.allocating, a.row_changes) << what;
+}
+
+std::unique_ptr<constraints::ConstraintSolver> solver_named(const std::string& name, Backend& backend) {
+  if (name == "pgs") return std::make_unique<constraints::PgsSolver>();
+  if (name == "newton_minmap") return std::make_unique<constraints::NewtonSolver>(backend);
+  return nullptr;  // SAP
+}
+
+// The row count changing up and down: the dropped cube, and the cube dropped tilted and spinning,
+// which lands on a corner, an edge, rocks between them and onto a face (1, 2, 4 contacts), with
+// SAP, PGS and the non-smooth Newton; the benchmark's 10-box stack settling (SAP; the local
+// solvers' Newton matrix on its 120 rows is a sparse LU, which allocates); and an 8-rod hinge
+// chain in joint coordinates (KinematicTree, its mass matrix factored by kDense) falling onto a
+// floor through TreeBodies, with implicit Euler (the tree's projected stiffness in A) and the
+// symplectic Euler preset.
+TEST(StepAllocation, RowCountChangesAreTheOnlyStepsThatAllocate) {
+  auto backend = make_backend("serial");
+  for (const std::string solver : {"sap", "newton_minmap", "pgs"})
+    for (const bool tumbling : {false, true}) {
+      scene::ContactScene s = scene::drop_scene();
+      const State initial = s.state;
+      const std::vector<const constraints::Constraint*> rows = s.constraints();
+      ContactStep step(solver_named(solver, *backend));
+      ContactStepReport r;
+      const auto start = [&] {
+        s.state = initial;
+        if (!tumbling) return;
+        const Quaternion q = quat_from_axis_angle(Vec3{{std::sqrt(0.5), std::sqrt(0.5), 0}}, 0.5);
+        s.state.q.segment<4>(3) = Eigen::Vector4d(q.s, q.v[0], q.v[1], q.v[2]);
+        s.state.u.segment<3>(3) = Eigen::Vector3d(0, 25, 5);
+      };
+      expect_allocations_only_at_row_changes(solver + (tumbling ? ", tumbling cube" : ", dropped cube"), 600, start,
+                                             [&]() -> const ContactStepReport& {
+                                               step.step(*s.system, rows, s.state, 1e-3, r);
+                                               return r;
+                                             });
+    }
+
+  scene::ContactScene stack = scene::box_stack_scene(10);
+  const State stack_start = stack.state;
+  const std::vector<const constraints::Constraint*> stack_rows = stack.constraints();
+  ContactStep stack_step(nullptr);
+  ContactStepReport stack_report;
+  expect_allocations_only_at_row_changes(
+      "sap, box stack", 300, [&] { stack.state = stack_start; },
+      [&]() -> const ContactStepReport& {
+        stack_step.step(*stack.system, stack_rows, stack.state, 1e-3, stack_report);
+        return stack_report;
+      });
+
+  constexpr int kLinks = 8;
+  model::KinematicTree tree(Vec3{{0, 0, -9.81}});
+  for (int i = 0; i < kLinks; ++i) {
+    model::TreeBody b;
+    b.parent = i - 1;
+    b.axis = Vec3{{0, 1, 0}};
+    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
+    b.joint_in_body = Vec3{{-0.05, 0, 0}};
+    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
+    tree.add_body(b);
+  }
+  const model::TreeBodies bodies(tree);
+  constraints::ContactOptions o;
+  o.mu = 0.5;
+  constraints::ContactConstraint contact(o);
+  const Obstacle floor = half_space_obstacle(Vec3{{0, 0, -0.3}}, Vec3{{0, 0, 1}});
+  contact.add_obstacle(floor.shape, floor.pose);
+  for (Index b = 0; b < kLinks; ++b) {
+    contact.add_body_collider(b, scene::box_shape(Vec3{{0.05, 0.01, 0.01}}));
+    if (b > 0) contact.exclude_bodies(b - 1, b);
+  }
+  const std::vector<const constraints::Constraint*> tree_rows{&contact};
+  for (const bool symplectic : {false, true}) {
+    ContactStepOptions options;
+    if (symplectic) {
+      options.theta = ThetaOptions::preset(ThetaPreset::kSymplecticEuler);
+      options.theta->newton.record_residuals = false;
+    }
+    ContactStep step(nullptr, options);
+    State s;
+    ContactStepReport r;
+    expect_allocations_only_at_row_changes(
+        symplectic ? "sap, tree, symplectic Euler" : "sap, tree, implicit Euler", 600,
+        [&] {
+          s = State{0.0, Eigen::VectorXd::Zero(kLinks), Eigen::VectorXd::Zero(kLinks)};
+        },
+        [&]() -> const ContactStepReport& {
+          step.step(tree, bodies, tree_rows, s, 1e-3, r);
+          return r;
+        });
   }
 }
 

@@ -119,6 +119,56 @@ TEST(KinematicTree, GravityForceIsMinusThePotentialsGradient) {
   EXPECT_GT(velocity.norm(), 0.1);
 }
 
+// The stiffness K = d^2 V / dq^2 against differences of the gravity force, and its projection onto
+// the positive semi-definite matrices: V max(l, 0) V^T from an independent eigendecomposition of K
+// where K is indefinite, K itself where it is positive definite (the pendulum hanging down).
+TEST(KinematicTree, StiffnessIsTheGravityForcesJacobianAndProjectsToItsPositivePart) {
+  std::mt19937 rng(5);
+  const KinematicTree tree = random_tree(rng);
+  int indefinite = 0;
+  for (int trial = 0; trial < 4; ++trial) {
+    const Eigen::VectorXd q = random_vector(rng, 6, 2.0), u = Eigen::VectorXd::Zero(6);
+    CsrMatrix K, P;
+    tree.stiffness(0.0, q, u, false, K);
+    tree.stiffness(0.0, q, u, true, P);
+    const Eigen::MatrixXd k = Eigen::MatrixXd(as_eigen(K)), p = Eigen::MatrixXd(as_eigen(P));
+    for (Index j = 0; j < 6; ++j) {  // K's columns: -(F(q + e_j) - F(q - e_j)) / 2 eps
+      const double eps = 1e-5;
+      Eigen::VectorXd qp = q, qm = q, fp, fm;
+      qp[j] += eps;
+      qm[j] -= eps;
+      tree.forces(0.0, qp, u, ForcePart::kElastic, fp);
+      tree.forces(0.0, qm, u, ForcePart::kElastic, fm);
+      const Eigen::VectorXd column = -(fp - fm) / (2 * eps);
+      EXPECT_LT((k.col(j) - column).norm(), 1e-6 * (1.0 + column.norm())) << "trial " << trial << ", joint " << j;
+    }
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(k);
+    const Eigen::MatrixXd expected =
+        eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
+    EXPECT_LT((p - expected).norm(), 1e-12 * (1.0 + k.norm())) << "trial " << trial;
+    EXPECT_GE(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(p).eigenvalues().minCoeff(), -1e-12 * k.norm());
+    indefinite += eig.eigenvalues().minCoeff() < 0.0 ? 1 : 0;
+  }
+  EXPECT_GT(indefinite, 0);  // the projection was exercised
+  // A hinge chain hanging straight down: gravity's stiffness is positive definite, its own projection.
+  KinematicTree chain(Vec3{{0, 0, -9.81}});
+  for (int i = 0; i < 4; ++i) {
+    TreeBody b;
+    b.parent = i - 1;
+    b.axis = Vec3{{0, 1, 0}};
+    b.joint_in_parent = Vec3{{0, 0, i == 0 ? 0.0 : -0.05}};
+    b.joint_in_body = Vec3{{0, 0, 0.05}};
+    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1.7e-4, 0, 0, 0, 1.7e-4, 0, 0, 0, 1e-5}});
+    chain.add_body(b);
+  }
+  CsrMatrix K, P;
+  const Eigen::VectorXd hanging = Eigen::VectorXd::Zero(4);
+  chain.stiffness(0.0, hanging, hanging, false, K);
+  chain.stiffness(0.0, hanging, hanging, true, P);
+  EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Eigen::MatrixXd(as_eigen(K))).eigenvalues().minCoeff(), 0.0);
+  EXPECT_EQ(P.values, K.values);
+}
+
 // One hinge: a rod of mass m, centre of mass l from the pivot, inertia J about its centre.
 // theta'' = -m g l sin(theta) / (J + m l^2), K = d^2 V / d theta^2 = m g l cos(theta).
 TEST(KinematicTree, APendulumAndASliderMoveAsTheirClosedForms) {

@@ -70,6 +70,33 @@ TEST(MultibodySceneFile, AThetaFreeMotionRuns) {
   EXPECT_SINEW_ERROR(parse(j), "bad.json", "/integrator/free_motion/scheme", "theta_midpoint");
 }
 
+// The free motion's linear solver by name: the dense Cholesky of blocks up to 64 rows ("dense")
+// factors the FEM cube's 24 coupled rows, which "block_diagonal" (blocks up to 12 rows) refuses
+// by name, and steps as Eigen's sparse LDL^T does to round-off; an unknown name is refused with
+// the choices.
+TEST(MultibodySceneFile, TheFreeMotionsLinearSolverIsChosenByName) {
+  nlohmann::json j = valid();
+  auto backend = make_backend("serial");
+  std::vector<Eigen::VectorXd> end;
+  for (const char* solver : {"dense", "eigen_ldlt", "block_diagonal"}) {
+    j["integrator"]["free_motion"] = {{"scheme", "theta_midpoint"}, {"newton", {{"linear_solver", solver}}}};
+    std::unique_ptr<Simulation> sim = parse(j).make(*backend);
+    StepOutcome out;
+    for (int k = 0; k < 3 && (k == 0 || out.ok()); ++k) out = sim->step();
+    if (std::string(solver) == "block_diagonal") {
+      EXPECT_FALSE(out.ok());
+      EXPECT_NE(out.message.find("not block diagonal with blocks of at most 12 rows"), std::string::npos)
+          << out.message;
+      continue;
+    }
+    ASSERT_TRUE(out.ok()) << solver << ": " << out.message;
+    end.push_back(dynamic_cast<const MultibodySimulation&>(*sim).scene().scene.state.q);
+  }
+  EXPECT_LT((end[0] - end[1]).norm(), 1e-12);
+  j["integrator"]["free_motion"]["newton"]["linear_solver"] = "lu";
+  EXPECT_SINEW_ERROR(parse(j), "/integrator/free_motion/newton/linear_solver", "dense");
+}
+
 // "runge_kutta4" from a scene file: a ball thrown without contact follows its parabola exactly
 // (RK4 integrates a constant acceleration without error), read from the body-state columns.
 TEST(MultibodySceneFile, RungeKutta4StepsAFreeBody) {

@@ -12,9 +12,14 @@
 namespace sinew::constraints {
 
 std::vector<Index> block_offsets(const std::vector<ConstraintBlock>& blocks) {
-  std::vector<Index> offsets(blocks.size() + 1, 0);
-  for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + block_size(blocks[b].kind);
+  std::vector<Index> offsets;
+  block_offsets_into(blocks, offsets);
   return offsets;
+}
+
+void block_offsets_into(const std::vector<ConstraintBlock>& blocks, std::vector<Index>& offsets) {
+  offsets.assign(blocks.size() + 1, 0);
+  for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + block_size(blocks[b].kind);
 }
 
 std::string to_string(BlockKind kind) {

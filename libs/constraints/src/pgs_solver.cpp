@@ -1,6 +1,7 @@
 #include "sinew/constraints/pgs_solver.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "sinew/constraints/natural_map.hpp"
@@ -34,10 +35,18 @@ double entry(const CsrMatrix& W, Index i, Index j) {
 
 SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
   SolverReport report;
+  do_solve_into(p, r, report);
+  return report;
+}
+
+void PgsSolver::do_solve_into(const DelassusProblem& p, Eigen::VectorXd& r, SolverReport& report) {
+  report.reset();
   const double w = options_.relaxation;
-  const std::vector<Index> offsets = block_offsets(p.blocks);
+  block_offsets_into(p.blocks, offsets_);
+  const std::vector<Index>& offsets = offsets_;
   // Diagonal steps, formed once: 1/W_ii per scalar row, 1/lambda_max of each tangent 2x2 block.
-  Eigen::VectorXd step(p.rows());
+  Eigen::VectorXd& step = step_;
+  step.resize(p.rows());
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
     const Index i = offsets[b];
     const double d = entry(p.W, i, i);
@@ -45,7 +54,7 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
       report.status = SolverStatus::kFailed;
       report.message = "pgs: W(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(d, 6) +
                        " is not positive; Gauss-Seidel needs a positive diagonal";
-      return report;
+      return;
     }
     step[i] = 1.0 / d;
     if (block_size(p.blocks[b].kind) == 3) {
@@ -54,12 +63,13 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
       if (!(lmax > 0.0)) {
         report.status = SolverStatus::kFailed;
         report.message = "pgs: the tangent block of contact " + std::to_string(b) + " is not positive";
-        return report;
+        return;
       }
       step[i + 1] = step[i + 2] = 1.0 / lmax;
     }
   }
-  Eigen::VectorXd u(p.rows());
+  Eigen::VectorXd& u = u_;
+  u.resize(p.rows());
   int next_check = 0;   // the sweep (0-based) after which the error is next evaluated
   int last_check = -1;  // the sweep of the last evaluation
   double last_error = 0.0;
@@ -112,20 +122,24 @@ SolverReport PgsSolver::do_solve(const DelassusProblem& p, Eigen::VectorXd& r) {
     if (!std::isfinite(error)) {
       report.status = SolverStatus::kFailed;
       report.message = "pgs: non-finite error after sweep " + std::to_string(it + 1);
-      return report;
+      return;
     }
     if (error <= options_.stop.tolerance) {
       report.status = SolverStatus::kConverged;
-      report.message = "pgs: converged in " + std::to_string(it + 1) + " sweeps";
-      report.states = block_states(p, r, u);
-      return report;
+      // Appended to the kept message's storage, without temporaries (every converged solve).
+      char count[16];
+      const char* end = std::to_chars(count, count + sizeof count, it + 1).ptr;
+      report.message.append("pgs: converged in ")
+          .append(count, static_cast<std::size_t>(end - count))
+          .append(" sweeps");
+      block_states(p, r, u, report.states);
+      return;
     }
   }
   report.status = SolverStatus::kNotConverged;
   report.message = "pgs: natural-map error " + number_text(report.error, 4) + " > tolerance " +
                    number_text(options_.stop.tolerance) + " after " + std::to_string(report.iterations) + " sweeps";
-  report.states = block_states(p, r, u);
-  return report;
+  block_states(p, r, u, report.states);
 }
 
 }  // namespace sinew::constraints

@@ -51,7 +51,8 @@ StepReport BridsonMarino::first_half(const model::DynamicalSystem& system, const
   ws.r = 0.5 * h * ws.f0;
   detail::pin_fixed(fixed, ws.A, &ws.r);
   std::string message;
-  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.A, ws.r, ws.d, message))
+  ws.d = ws.r;
+  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.A, ws.d, message))
     return failure(StepStatus::kLinearSolverFailure,
                    "solve with M + h/2 D at t = " + number_text(in.t, 4) + ": " + message);
   StepReport rep;

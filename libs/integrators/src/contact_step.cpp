@@ -103,7 +103,7 @@ void evaluate_full(const model::MechanicalSystem& mechanics, const model::System
 // problem's largest estimate as compliance, so that its impulses, which move nothing, stay
 // finite. Steps without such rows are untouched.
 void soften_blocked_contact_rows(constraints::GlobalProblem& problem, Eigen::VectorXd& a_diagonal,
-                                 std::vector<double>& weight) {
+                                 std::vector<double>& weight, Eigen::VectorXd& spare_compliance) {
   const CsrMatrix& H = problem.H;
   csr_diagonal(problem.M, a_diagonal);
   weight.assign(static_cast<std::size_t>(H.cols), 0.0);
@@ -112,7 +112,10 @@ void soften_blocked_contact_rows(constraints::GlobalProblem& problem, Eigen::Vec
       weight[static_cast<std::size_t>(H.col_idx[k])] += H.values[k] * H.values[k] / a_diagonal[j];
   const double largest = weight.empty() ? 0.0 : *std::max_element(weight.begin(), weight.end());
   const auto soften = [&](Index k, double c) {
-    if (problem.compliance.size() == 0) problem.compliance.setZero(problem.rows());
+    if (problem.compliance.size() == 0) {
+      problem.compliance.swap(spare_compliance);  // the storage of an earlier step's, if any
+      problem.compliance.setZero(problem.rows());
+    }
     problem.compliance[k] += c > 0.0 ? c : 1.0;
   };
   Index row = 0;
@@ -480,6 +483,9 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
     }
   }
   if (!bridson_marino_) detail::pin_fixed(fixed, A_, nullptr);
+  // The compliance a step softened goes back to spare storage, so that the next step's assembly
+  // (which empties it without compliant rows) does not free it and the softening reallocate it.
+  if (spare_compliance_.size() == 0) spare_compliance_.swap(problem_.compliance);
   try {
     // A_ is symmetric by construction (combine's symmetrize, pin_fixed's mirrored rows).
     constraints::assemble_step_problem(rows_, A_, v_free, h, options_.stabilization, weights_, state.u, problem_,
@@ -492,7 +498,7 @@ void ContactStep::step_on(const model::DynamicalSystem& system, const model::Mec
     return;
   }
   // Only a map or fixed DOFs can leave a contact row that moves nothing.
-  if (map || !fixed.empty()) soften_blocked_contact_rows(problem_, a_diagonal_, row_weight_);
+  if (map || !fixed.empty()) soften_blocked_contact_rows(problem_, a_diagonal_, row_weight_, spare_compliance_);
   contacts_ = rows_.contacts;  // copied into kept storage: no allocation once sized
 
   const bool warm = options_.warm_start && same_blocks(rows_.blocks, last_blocks_) && r_.size() == problem_.rows();

@@ -15,18 +15,30 @@ namespace {
 // Rigid bodies' blocks have 6 rows and particles' 3; a block of more than a dozen rows is a
 // coupled structure that a sparse factor orders better.
 constexpr Index kAutoMaxBlock = 12;
+// A dense factor of n rows costs n^3 / 6 multiply-adds where a sparse one of a nearly dense
+// matrix costs as much plus its ordering, symbolic pass and allocations; past a few dozen rows
+// a coupled system is a mesh or a long chain, whose sparsity a sparse factor keeps.
+constexpr Index kDenseMaxRows = 64;
+// kAuto's choice of kDense: the share of A's n^2 entries that must be non-zero.
+constexpr double kAutoDenseFill = 0.75;
 }  // namespace
 
 LinearSolverKind resolve_linear_solver(LinearSolverKind kind, const CsrMatrix& A) {
   if (kind != LinearSolverKind::kAuto) return kind;
-  return is_block_diagonal(A, kAutoMaxBlock) ? LinearSolverKind::kBlockDiagonal : LinearSolverKind::kEigenLdlt;
+  if (is_block_diagonal(A, kAutoMaxBlock)) return LinearSolverKind::kBlockDiagonal;
+  const double n = static_cast<double>(A.rows);
+  if (A.rows == A.cols && A.rows <= kDenseMaxRows && static_cast<double>(A.nnz()) >= kAutoDenseFill * n * n)
+    return LinearSolverKind::kDense;
+  return LinearSolverKind::kEigenLdlt;
 }
 
 void require_linear_solver_kind(LinearSolverKind kind, const char* who) {
   require(kind == LinearSolverKind::kEigenLdlt || kind == LinearSolverKind::kCholmod ||
-              kind == LinearSolverKind::kBlockDiagonal || kind == LinearSolverKind::kAuto,
+              kind == LinearSolverKind::kBlockDiagonal || kind == LinearSolverKind::kDense ||
+              kind == LinearSolverKind::kAuto,
           [&] {
-            return std::string(who) + ": linear_solver must be kEigenLdlt, kCholmod, kBlockDiagonal or kAuto, got " +
+            return std::string(who) +
+                   ": linear_solver must be kEigenLdlt, kCholmod, kBlockDiagonal, kDense or kAuto, got " +
                    std::to_string(static_cast<int>(kind));
           });
 }
@@ -39,6 +51,8 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
       return std::make_unique<CholmodSolver>();
     case LinearSolverKind::kBlockDiagonal:
       return std::make_unique<BlockDiagonalSolver>(kAutoMaxBlock);
+    case LinearSolverKind::kDense:
+      return std::make_unique<BlockDiagonalSolver>(kDenseMaxRows);
     case LinearSolverKind::kAuto:
       throw Error("make_linear_solver: kAuto names no solver until resolve_linear_solver() sees the matrix");
   }

@@ -43,7 +43,8 @@ bool RungeKutta4::accelerations(const model::DynamicalSystem& system, double t, 
   detail::pin_fixed(fixed, ws.M, &ws.f0);
   std::string message;
   ++report.linear_solves;
-  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.f0, a, message))
+  a = ws.f0;
+  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, a, message))
     return fail(StepStatus::kLinearSolverFailure, "mass matrix solve: " + message);
   return true;
 }

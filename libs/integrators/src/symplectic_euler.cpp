@@ -65,7 +65,8 @@ bool SymplecticEuler::general_increment(const model::DynamicalSystem& system, co
   std::string message;
   ws.r = h * ws.f0;
   detail::pin_fixed(fixed, ws.M, &ws.r);
-  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.r, ws.d, message)) {
+  ws.d = ws.r;
+  if (!detail::factor_and_solve(ws, options_.linear_solver, ws.M, ws.d, message)) {
     rep.status = StepStatus::kLinearSolverFailure;
     rep.message = "symplectic_euler: mass matrix solve at t = " + number_text(in.t, 4) + ": " + message;
     return false;

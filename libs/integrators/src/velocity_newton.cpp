@@ -12,16 +12,17 @@
 
 namespace sinew::integrators::detail {
 
-void require_size(const Eigen::VectorXd& x, Index n, const std::string& what) {
-  require(x.size() == n,
-          [&] { return what + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n); });
+void require_size(const Eigen::VectorXd& x, Index n, const char* what) {
+  require(x.size() == n, [&] {
+    return std::string(what) + " has " + std::to_string(x.size()) + " entries, expected " + std::to_string(n);
+  });
 }
 
-void require_square(const CsrMatrix& A, Index n, const std::string& what) {
+void require_square(const CsrMatrix& A, Index n, const char* what) {
   const bool empty = A.rows == 0 && A.cols == 0 && A.nnz() == 0;
   require(empty || (A.rows == n && A.cols == n), [&] {
-    return what + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", expected " + std::to_string(n) +
-           "x" + std::to_string(n);
+    return std::string(what) + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", expected " +
+           std::to_string(n) + "x" + std::to_string(n);
   });
 }
 
@@ -130,7 +131,8 @@ void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>>
   A.row_ptr.assign(1, 0);
   A.col_idx.clear();
   A.values.clear();
-  std::vector<Index> at(static_cast<std::size_t>(n), -1);
+  thread_local std::vector<Index> at;  // kept between calls, as cursor
+  at.assign(static_cast<std::size_t>(n), -1);
   for (Index i = 0; i < n; ++i) {
     const Index begin = static_cast<Index>(A.col_idx.size());
     for (std::size_t k = 0; k < terms.size(); ++k)
@@ -153,8 +155,8 @@ void combine(Index n, std::initializer_list<std::pair<double, const CsrMatrix*>>
   }
 }
 
-bool factor_and_solve(Workspace& ws, LinearSolverKind requested, const CsrMatrix& A, const Eigen::VectorXd& b,
-                      Eigen::VectorXd& x, std::string& message) {
+bool factor_and_solve(Workspace& ws, LinearSolverKind requested, const CsrMatrix& A, Eigen::VectorXd& x,
+                      std::string& message) {
   const LinearSolverKind kind = resolve_linear_solver(requested, A);
   if (!ws.solver || ws.solver_kind != kind) {
     ws.solver = make_linear_solver(kind);
@@ -170,7 +172,7 @@ bool factor_and_solve(Workspace& ws, LinearSolverKind requested, const CsrMatrix
       ws.pattern_row_ptr = A.row_ptr;
       ws.pattern_col_idx = A.col_idx;
     }
-    x = ws.solver->solve(b);
+    ws.solver->solve_in_place(x);
   } catch (const Error& e) {
     message = e.what();
     return false;
@@ -214,7 +216,20 @@ class StageSolver {
  public:
   StageSolver(const char* who, const model::DynamicalSystem& system, const State& in, double h,
               const VelocityStage& stage, const NewtonOptions& options, Workspace& ws)
-      : who_(who), sys_(system), in_(in), h_(h), st_(stage), opt_(options), ws_(ws), n_(system.num_velocities()) {}
+      : who_(who),
+        sys_(system),
+        in_(in),
+        h_(h),
+        st_(stage),
+        opt_(options),
+        ws_(ws),
+        n_(system.num_velocities()),
+        u0_(ws.u0),
+        c0_(ws.c0),
+        D0_(ws.D0),
+        e_tmp_(ws.e_tmp),
+        e_mix_(ws.e_mix),
+        e_q_(ws.e_q) {}
 
   StepReport run(State& out);
 
@@ -227,9 +242,10 @@ class StageSolver {
   // Newton matrix at the last residual point into ws_.A; false with a message on trouble.
   bool assemble(std::string& message);
   void project(Eigen::VectorXd& x) const {
-    for (Index i : fixed_) x[i] = 0.0;
+    for (Index i : *fixed_) x[i] = 0.0;
   }
   StepReport fail(StepReport rep, StepStatus status, const std::string& why) const {
+    if (opt_.record_residuals) rep.residual_norms = ws_.norms;
     rep.status = status;
     rep.message = std::string(who_) + ": " + why;
     return rep;
@@ -243,15 +259,15 @@ class StageSolver {
   const NewtonOptions& opt_;
   Workspace& ws_;
   Index n_;
-  Eigen::VectorXd u0_;  // start velocity (fixed DOFs zeroed when projecting)
-  Eigen::VectorXd c0_;  // constant part of the residual: -h [(1 - w) P0 + G_expl]
-  std::vector<Index> fixed_;
+  Eigen::VectorXd& u0_;  // start velocity (fixed DOFs zeroed when projecting)
+  Eigen::VectorXd& c0_;  // constant part of the residual: -h [(1 - w) P0 + G_expl]
+  const std::vector<Index>* fixed_ = nullptr;
   std::string what_;  // which evaluation was not finite
   bool use_energy_ = false;
-  bool projected_ = false;               // PSD-projected stiffness: from the options, or after a rejected exact A
-  int switched_at_ = -1;                 // the iteration that switched to the projected stiffness, if any
-  CsrMatrix D0_;                         // damping at the start, for the energy's dissipation term
-  Eigen::VectorXd e_tmp_, e_mix_, e_q_;  // energy() scratch
+  bool projected_ = false;                  // PSD-projected stiffness: from the options, or after a rejected exact A
+  int switched_at_ = -1;                    // the iteration that switched to the projected stiffness, if any
+  CsrMatrix& D0_;                           // damping at the start, for the energy's dissipation term
+  Eigen::VectorXd &e_tmp_, &e_mix_, &e_q_;  // energy() scratch
 };
 
 bool StageSolver::residual(const Eigen::VectorXd& u, Eigen::VectorXd& r) {
@@ -271,7 +287,8 @@ bool StageSolver::residual(const Eigen::VectorXd& u, Eigen::VectorXd& r) {
     require_square(ws_.M, n_, "mass_matrix()");
     if (!all_finite(ws_.M)) return what_ = "mass matrix", false;
   }
-  csr_multiply(ws_.M, u - u0_, r);
+  ws_.du = u - u0_;
+  csr_multiply(ws_.M, ws_.du, r);
   r += c0_;
   if (st_.w != 0.0) {
     sys_.forces(tf, ws_.q_f, ws_.v_f, st_.gyroscopic_implicit ? model::ForcePart::kAll : model::ForcePart::kElastic,
@@ -289,9 +306,9 @@ std::pair<double, double> StageSolver::energy(const Eigen::VectorXd& u) {
   // E(u) = 1/2 (u-u0)^T M (u-u0) + w/(a c) V(q_f) + h w/(2 b) v_f^T D0 v_f + u . c0, whose
   // gradient is r(u) exactly when F = -grad V - D0 v and M, D0 are constant over the step. Uses
   // its own buffers so that the residual point (q_f, v_f) stays the current iterate's.
-  const Eigen::VectorXd du = u - u0_;
-  csr_multiply(ws_.M, du, e_tmp_);
-  const double kinetic = 0.5 * du.dot(e_tmp_);
+  ws_.du = u - u0_;
+  csr_multiply(ws_.M, ws_.du, e_tmp_);
+  const double kinetic = 0.5 * ws_.du.dot(e_tmp_);
   e_mix_ = st_.c * u + (1.0 - st_.c) * u0_;
   sys_.advance_positions(in_.q, e_mix_, st_.a * h_, e_q_);
   const double potential = st_.w / (st_.a * st_.c) * sys_.potential_energy(in_.t + st_.a * h_, e_q_);
@@ -310,8 +327,13 @@ bool StageSolver::assemble(std::string& message) {
   // Evaluated at the force point of the last residual() call, i.e. of the current iterate.
   const double tf = in_.t + st_.a * h_;
   const double cK = h_ * h_ * st_.w * st_.a * st_.c, cD = h_ * st_.w * st_.b;
-  ws_.K = CsrMatrix{};
-  ws_.D = CsrMatrix{};
+  // Emptied (read as zero when their weight is 0), keeping their storage for the next evaluation.
+  for (CsrMatrix* X : {&ws_.K, &ws_.D}) {
+    X->rows = X->cols = 0;
+    X->row_ptr.assign(1, 0);  // the empty matrix's row_ptr, {0}
+    X->col_idx.clear();
+    X->values.clear();
+  }
   if (cK != 0.0) {
     sys_.stiffness(tf, ws_.q_f, ws_.v_f, projected_, ws_.K);
     require_square(ws_.K, n_, "stiffness()");
@@ -323,15 +345,19 @@ bool StageSolver::assemble(std::string& message) {
     if (!all_finite(ws_.D)) return message = "damping matrix D is not finite", false;
   }
   combine(n_, {{1.0, &ws_.M}, {cK, &ws_.K}, {cD, &ws_.D}}, opt_.symmetrize, ws_.A);
-  pin_fixed(fixed_, ws_.A, nullptr);
+  pin_fixed(*fixed_, ws_.A, nullptr);
   return true;
 }
 
 StepReport StageSolver::run(State& out) {
   StepReport rep;
+  // The residual at each iterate, for the round-off test below; kept in the workspace (a step
+  // allocates nothing) and copied into the report under NewtonOptions::record_residuals.
+  std::vector<double>& history = ws_.norms;
+  history.clear();
   const double t = in_.t;
   u0_ = in_.u;
-  fixed_ = checked_fixed_dofs(sys_, who_);
+  fixed_ = &checked_fixed_dofs(sys_, who_);
   project(u0_);
 
   // Start-of-step forces: the explicit part of the residual.
@@ -362,14 +388,14 @@ StepReport StageSolver::run(State& out) {
   }
   const bool search = opt_.merit != LineSearchMerit::kNone && !st_.linearly_implicit;
 
-  Eigen::VectorXd u = u0_;
+  Eigen::VectorXd& u = ws_.u;
+  u = u0_;
   ws_.r.resize(n_);
   if (!residual(u, ws_.r))
     return fail(rep, StepStatus::kNonFinite,
                 what_ + " is not finite at the start velocity (t = " + number_text(t, 4) + ")");
   double rnorm = ws_.r.norm();
-  rep.residual_norms.reserve(static_cast<std::size_t>(opt_.max_iterations) + 1);  // one allocation
-  rep.residual_norms.push_back(rnorm);
+  history.push_back(rnorm);
   // Round-off floor: r = M (u - u0) - h f cannot be computed more accurately than a few ulps of
   // its largest terms, so a relative tolerance below that would never be met.
   csr_multiply(ws_.M, u0_, ws_.r_trial);
@@ -385,31 +411,32 @@ StepReport StageSolver::run(State& out) {
     // The floor above sees only net forces; element forces that cancel (a stiff FEM body at
     // rest) leave a larger round-off floor. A residual already a million times below its start
     // that stops decreasing under full Newton steps has reached it: converged.
-    const auto& history = rep.residual_norms;
     if (!st_.linearly_implicit && k >= 2 && rnorm <= 1e-6 * history.front() && rnorm > 0.5 * history[k - 1]) {
       at_round_off = true;
       break;
     }
     if (k == opt_.max_iterations) {
-      std::string history;
-      for (double x : rep.residual_norms) history += (history.empty() ? "" : ", ") + number_text(x, 4);
+      std::string text;
+      for (double x : history) text += (text.empty() ? "" : ", ") + number_text(x, 4);
       return fail(rep, StepStatus::kNotConverged,
                   "Newton did not converge in " + std::to_string(k) + " iterations at t = " + number_text(t, 4) +
                       ", h = " + number_text(h_, 4) + ": |r| = " + number_text(rnorm, 4) + " > tolerance " +
                       number_text(rep.tolerance, 4) + " after " + std::to_string(rep.line_search_steps) +
-                      " line-search steps (residual history " + history + ")");
+                      " line-search steps (residual history " + text + ")");
     }
     std::string message;
     if (!assemble(message))
       return fail(rep, StepStatus::kNonFinite, message + " at Newton iteration " + std::to_string(k));
-    bool solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, -ws_.r, ws_.d, message);
+    ws_.d = -ws_.r;
+    bool solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, ws_.d, message);
     if (!solved && !projected_) {
       // The exact Hessian made A indefinite: retry, and go on, with the projected stiffness.
       projected_ = true;
       switched_at_ = k;
       if (!assemble(message))
         return fail(rep, StepStatus::kNonFinite, message + " at Newton iteration " + std::to_string(k));
-      solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, -ws_.r, ws_.d, message);
+      ws_.d = -ws_.r;
+      solved = factor_and_solve(ws_, opt_.linear_solver, ws_.A, ws_.d, message);
     }
     if (!solved)
       return fail(rep, StepStatus::kLinearSolverFailure,
@@ -454,7 +481,7 @@ StepReport StageSolver::run(State& out) {
       alpha *= opt_.backtrack;
       ++rep.line_search_steps;
     }
-    rep.residual_norms.push_back(rnorm);
+    history.push_back(rnorm);
   }
 
   out.t = t + h_;
@@ -465,6 +492,7 @@ StepReport StageSolver::run(State& out) {
     return fail(rep, StepStatus::kNonFinite, "the new state at t = " + number_text(t + h_, 4) + " is not finite");
   rep.status = StepStatus::kConverged;
   rep.energy_merit = use_energy_;
+  if (opt_.record_residuals) rep.residual_norms = history;
   // The figures of a plain convergence are in the report's fields; the account is written only
   // when something unusual happened (a string per step is a measurable share of a rigid step).
   if (at_round_off || switched_at_ >= 0)

@@ -45,6 +45,10 @@ struct Workspace {
   std::vector<Index> pattern_row_ptr, pattern_col_idx;  // pattern of the last factored matrix
   CsrMatrix M, K, D, A;
   Eigen::VectorXd f0, g0, f, r, d, u_trial, r_trial, v_f, q_f, u_mix;
+  // The Newton solve's own state, kept between steps so that a step allocates nothing.
+  Eigen::VectorXd u, u0, c0, du, e_tmp, e_mix, e_q;
+  CsrMatrix D0;
+  std::vector<double> norms;  // the residual history when the report does not keep it
 };
 
 // Solves the stage by Newton with a backtracking line search; fills out (t + h, q1, u) on
@@ -65,10 +69,11 @@ void pin_fixed(const std::vector<Index>& fixed, CsrMatrix& A, Eigen::VectorXd* b
 // The system's fixed velocity DOFs, checked to lie in [0, n); @p who names the integrator.
 const std::vector<Index>& checked_fixed_dofs(const model::DynamicalSystem& system, const char* who);
 
-// Factors A with the workspace's solver (made on first use) and solves A x = b. Returns false
-// with a message when the solver rejects A or the solution is not finite.
-bool factor_and_solve(Workspace& ws, LinearSolverKind kind, const CsrMatrix& A, const Eigen::VectorXd& b,
-                      Eigen::VectorXd& x, std::string& message);
+// Factors A with the workspace's solver (made on first use) and solves A x = b in place (@p x
+// holds b on entry). Returns false with a message when the solver rejects A or the solution is
+// not finite.
+bool factor_and_solve(Workspace& ws, LinearSolverKind kind, const CsrMatrix& A, Eigen::VectorXd& x,
+                      std::string& message);
 
 // True when every entry is finite.
 inline bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
@@ -76,8 +81,8 @@ inline bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
 bool all_finite(const CsrMatrix& A);
 
 // Throws sinew::Error unless x has n entries; @p what names the quantity and who returned it.
-void require_size(const Eigen::VectorXd& x, Index n, const std::string& what);
+void require_size(const Eigen::VectorXd& x, Index n, const char* what);
 // Throws sinew::Error unless A is n x n (or 0 x 0 with no entries, read as zero).
-void require_square(const CsrMatrix& A, Index n, const std::string& what);
+void require_square(const CsrMatrix& A, Index n, const char* what);
 
 }  // namespace sinew::integrators::detail

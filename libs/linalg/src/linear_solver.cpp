@@ -8,10 +8,15 @@
 
 namespace sinew {
 
-void require_symmetric(const CsrMatrix& A, const char* what, double relative_tolerance) {
+namespace {
+
+// require_symmetric() with the matrix's name from @p what() (called only to throw: a check per
+// step builds no string).
+template <class What>
+void require_symmetric_named(const CsrMatrix& A, What&& what, double relative_tolerance) {
   A.validate();
   if (A.rows != A.cols)
-    throw Error(std::string(what) + ": expected a square matrix, got " + std::to_string(A.rows) + "x" +
+    throw Error(std::string(what()) + ": expected a square matrix, got " + std::to_string(A.rows) + "x" +
                 std::to_string(A.cols));
   double scale = 0.0;
   for (double v : A.values) scale = std::max(scale, std::fabs(v));
@@ -31,13 +36,21 @@ void require_symmetric(const CsrMatrix& A, const char* what, double relative_tol
   const bool named_lower = bad_lower >= 0;
   const Index r = named_lower ? bad_i : bad_j, c = named_lower ? bad_j : bad_i;
   const double named = value(named_lower ? bad_lower : bad_upper), mirror = value(named_lower ? bad_upper : bad_lower);
-  throw Error(std::string(what) + ": expected a symmetric matrix, but entry (" + std::to_string(r) + ", " +
+  throw Error(std::string(what()) + ": expected a symmetric matrix, but entry (" + std::to_string(r) + ", " +
               std::to_string(c) + ") = " + number_text(named) + " while (" + std::to_string(c) + ", " +
               std::to_string(r) + ") = " + number_text(mirror));
 }
 
+}  // namespace
+
+void require_symmetric(const CsrMatrix& A, const char* what, double relative_tolerance) {
+  require_symmetric_named(
+      A, [what] { return what; }, relative_tolerance);
+}
+
 void LinearSolver::check_matrix(const CsrMatrix& A) const {
-  require_symmetric(A, name().c_str());
+  require_symmetric_named(
+      A, [this] { return name(); }, 1e-12);  // require_symmetric()'s default
   for (std::size_t k = 0; k < A.values.size(); ++k)
     if (!std::isfinite(A.values[k]))
       throw Error(name() + ": matrix entry " + std::to_string(k) + " is not finite (" + number_text(A.values[k]) + ")");

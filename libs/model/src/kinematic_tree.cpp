@@ -291,17 +291,19 @@ void KinematicTree::forces(double t, const Eigen::VectorXd& q, const Eigen::Vect
                            Eigen::VectorXd& f) const {
   check_size(q, "q", "forces");
   check_size(u, "u", "forces");
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(num_bodies());
-  if (part != ForcePart::kElastic) add_joint_force(t, q, u, tau);
   kinematics(q);
   if (part == ForcePart::kAll) {
     rnea(u, true, f);
   } else if (part == ForcePart::kElastic) {
-    rnea(Eigen::VectorXd::Zero(num_bodies()), true, f);
+    ws_.zero.setZero(num_bodies());
+    rnea(ws_.zero, true, f);
   } else {
     rnea(u, false, f);
   }
-  f = tau - f;
+  f = -f;
+  // The joint forces after the tree's own: the callback may evaluate this tree, which shares the
+  // workspace (tau - b in either order is the same sum).
+  if (part != ForcePart::kElastic) add_joint_force(t, q, u, f);
   if (part != ForcePart::kGyroscopic)
     for (std::size_t k = 0; k < bodies_.size(); ++k)
       f[static_cast<Eigen::Index>(k)] -= bodies_[k].damping * u[static_cast<Eigen::Index>(k)];
@@ -311,8 +313,10 @@ void KinematicTree::stiffness(double /*t*/, const Eigen::VectorXd& q, const Eige
                               CsrMatrix& K) const {
   check_size(q, "q", "stiffness");
   const Index n = num_bodies();
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
-  Eigen::MatrixXd D(n, n);
+  ws_.zero.setZero(n);
+  const Eigen::VectorXd& zero = ws_.zero;
+  Eigen::MatrixXd& D = ws_.K;  // kept between calls, with the projection's: no allocation per step
+  D.resize(n, n);
   // K = -dF/dq = d g / dq (F = -g, g = b(q, 0)): central differences, O(eps^2) + round-off / eps.
   for (Index j = 0; j < n; ++j) {
     const double eps = 1e-6 * std::max(1.0, std::abs(q[j]));
@@ -324,20 +328,42 @@ void KinematicTree::stiffness(double /*t*/, const Eigen::VectorXd& q, const Eige
     bias_forces(ws_.q_minus, zero, true, ws_.b_minus);
     D.col(j) = (ws_.b_plus - ws_.b_minus) / (2.0 * eps);
   }
-  D = 0.5 * (D + D.transpose());  // the Hessian of the potential: symmetric up to the differences' error
-  if (projected) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(D);
-    D = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
+  // The Hessian of the potential: symmetric up to the differences' error.
+  for (Index j = 0; j < n; ++j)
+    for (Index i = j + 1; i < n; ++i) D(i, j) = D(j, i) = 0.5 * (D(i, j) + D(j, i));
+  // Projected: D itself when its Cholesky factor exists (positive definite, so its own
+  // projection, and no eigendecomposition, whose Householder workspace is allocated per call).
+  if (projected && ws_.llt_K.compute(D).info() != Eigen::Success) {
+    // D = Q T Q^T (Householder tridiagonalization), T = V diag(l) V^T: the steps of Eigen's
+    // SelfAdjointEigenSolver::compute() with every buffer kept here (its own forms Q in a
+    // workspace it allocates per call).
+    ws_.tridiagonal.compute(D);
+    ws_.t_diagonal = ws_.tridiagonal.diagonal();
+    ws_.t_subdiagonal = ws_.tridiagonal.subDiagonal();
+    ws_.eigen.computeFromTridiagonal(ws_.t_diagonal, ws_.t_subdiagonal, Eigen::ComputeEigenvectors);
+    ws_.tridiagonal.matrixQ().evalTo(ws_.Q, ws_.householder);
+    ws_.eigenvectors.noalias() = ws_.Q * ws_.eigen.eigenvectors();
+    ws_.K_half.noalias() = ws_.eigenvectors * ws_.eigen.eigenvalues().cwiseMax(0.0).asDiagonal();
+    D.noalias() = ws_.K_half * ws_.eigenvectors.transpose();
   }
   dense_to_csr(D, K);
 }
 
 void KinematicTree::damping(double /*t*/, const Eigen::VectorXd& q, const Eigen::VectorXd& /*u*/, CsrMatrix& D) const {
   check_size(q, "q", "damping");
-  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(num_bodies(), num_bodies());
-  for (std::size_t k = 0; k < bodies_.size(); ++k)
-    dense(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(k)) = bodies_[k].damping;
-  dense_to_csr(dense, D);
+  // Diagonal: each joint's own damping (into D's storage, reused from call to call).
+  const Index n = num_bodies();
+  D.rows = D.cols = n;
+  D.row_ptr.resize(static_cast<std::size_t>(n) + 1);
+  D.col_idx.resize(static_cast<std::size_t>(n));
+  D.values.resize(static_cast<std::size_t>(n));
+  for (Index k = 0; k < n; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    D.row_ptr[i] = k;
+    D.col_idx[i] = k;
+    D.values[i] = bodies_[i].damping;
+  }
+  D.row_ptr[static_cast<std::size_t>(n)] = n;
 }
 
 double KinematicTree::potential_energy(double /*t*/, const Eigen::VectorXd& q) const {

@@ -103,10 +103,12 @@ integrators::NewtonOptions read_implicit_newton(JsonObject& o, integrators::Newt
   n.max_line_search_steps = static_cast<int>(o.integer("max_line_search_steps", n.max_line_search_steps, 0, 1000));
   n.projected_stiffness = o.boolean("projected_stiffness", n.projected_stiffness);
   n.symmetrize = o.boolean("symmetrize", n.symmetrize);
-  const std::string solver = o.choice("linear_solver", {"auto", "eigen_ldlt", "cholmod", "block_diagonal"}, "auto");
+  const std::string solver =
+      o.choice("linear_solver", {"auto", "eigen_ldlt", "cholmod", "block_diagonal", "dense"}, "auto");
   n.linear_solver = solver == "cholmod"          ? integrators::LinearSolverKind::kCholmod
                     : solver == "eigen_ldlt"     ? integrators::LinearSolverKind::kEigenLdlt
                     : solver == "block_diagonal" ? integrators::LinearSolverKind::kBlockDiagonal
+                    : solver == "dense"          ? integrators::LinearSolverKind::kDense
                                                  : integrators::LinearSolverKind::kAuto;
   o.finish();
   return n;

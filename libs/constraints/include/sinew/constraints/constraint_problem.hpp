@@ -53,6 +53,8 @@ struct ConstraintBlock {
 
 /// Row offset of every block and the total number of rows: (blocks + 1) entries, the last = m.
 std::vector<Index> block_offsets(const std::vector<ConstraintBlock>& blocks);
+/// block_offsets() into @p offsets, whose storage is reused (a solve per step allocates nothing).
+void block_offsets_into(const std::vector<ConstraintBlock>& blocks, std::vector<Index>& offsets);
 
 /// Short name of a kind, e.g. "contact", for messages and reports.
 std::string to_string(BlockKind kind);

@@ -41,9 +41,13 @@ class PgsSolver final : public ConstraintSolver {
 
  protected:
   SolverReport do_solve(const DelassusProblem& problem, Eigen::VectorXd& r) override;
+  /// Fills @p report in place: a solve allocates nothing once its storage has grown.
+  void do_solve_into(const DelassusProblem& problem, Eigen::VectorXd& r, SolverReport& report) override;
 
  private:
   PgsOptions options_;
+  std::vector<Index> offsets_;  // the blocks' first rows, kept between solves
+  Eigen::VectorXd step_, u_;    // the diagonal steps and u = W r + q, kept between solves
 };
 
 }  // namespace sinew::constraints

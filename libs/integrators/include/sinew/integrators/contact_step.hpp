@@ -309,10 +309,11 @@ class ContactStep {
   State free_state_;
   CsrMatrix M_, K_, D_, A_;
   model::SystemState s0_, s_mid_;
-  Eigen::VectorXd q_full_, u_full_;  // the mapped system's state (evaluate_full)
-  Eigen::VectorXd s_end_;            // gather_rows: the map's driven velocities at the step's end
-  Eigen::VectorXd a_diagonal_;       // soften_blocked_contact_rows: A's diagonal
-  std::vector<double> row_weight_;   // soften_blocked_contact_rows: sum_j H_ji^2 / A_jj per row
+  Eigen::VectorXd q_full_, u_full_;   // the mapped system's state (evaluate_full)
+  Eigen::VectorXd s_end_;             // gather_rows: the map's driven velocities at the step's end
+  Eigen::VectorXd a_diagonal_;        // soften_blocked_contact_rows: A's diagonal
+  Eigen::VectorXd spare_compliance_;  // soften_blocked_contact_rows: storage for problem_'s compliance
+  std::vector<double> row_weight_;    // soften_blocked_contact_rows: sum_j H_ji^2 / A_jj per row
   // take_midpoint_jacobians' and the theta stage's buffers, kept so that a step allocates nothing.
   Eigen::VectorXd u_mix_, v_mix_, q_mid_;
   std::vector<Index> mid_offsets_;

@@ -14,7 +14,13 @@ enum class LinearSolverKind {
   kEigenLdlt,      ///< Eigen's SimplicialLDLT: no external dependency, fine for small systems
   kCholmod,        ///< CHOLMOD supernodal/simplicial Cholesky: for large 3-D systems
   kBlockDiagonal,  ///< dense Cholesky per diagonal block (BlockDiagonalSolver): uncoupled bodies only
-  kAuto            ///< kBlockDiagonal where A is block diagonal (blocks <= 12 rows), else kEigenLdlt
+  /// dense Cholesky of diagonal blocks of up to 64 rows (BlockDiagonalSolver): a small coupled
+  /// system, such as a kinematic tree's joint-space mass matrix, is one block; no ordering, and
+  /// no allocation once its size is known
+  kDense,
+  /// kBlockDiagonal where A is block diagonal (blocks <= 12 rows); kDense where A has at most 64
+  /// rows and at least 3/4 of its entries are non-zero; else kEigenLdlt
+  kAuto
 };
 
 /// A new linear solver of the given kind (kAuto: throws, resolve it for a matrix first).
@@ -22,7 +28,8 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind);
 
 /// The kind that factors @p A: @p kind itself unless it is kAuto, which becomes kBlockDiagonal
 /// when A's non-zeros lie in diagonal blocks of at most 12 rows (rigid bodies and particles that
-/// no force field couples), else kEigenLdlt.
+/// no force field couples), kDense when A is small and nearly dense (a kinematic tree's mass
+/// matrix), else kEigenLdlt.
 LinearSolverKind resolve_linear_solver(LinearSolverKind kind, const CsrMatrix& A);
 
 /// Throws sinew::Error naming @p who unless @p kind is one of the enumerators.

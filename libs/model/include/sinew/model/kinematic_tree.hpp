@@ -26,6 +26,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <functional>
 #include <string>
 #include <vector>
@@ -174,6 +175,13 @@ class KinematicTree final : public DynamicalSystem {
     Eigen::MatrixXd M;               ///< mass matrix
     Eigen::LLT<Eigen::MatrixXd> llt{0};
     Eigen::VectorXd b, tau, q_plus, q_minus, b_plus, b_minus;
+    Eigen::VectorXd zero;  ///< zero velocities (forces()' elastic part, stiffness())
+    /// stiffness() and its projection: Q, the eigenvectors Q V_T, their columns scaled by max(l, 0)
+    Eigen::MatrixXd K, Q, eigenvectors, K_half;
+    Eigen::Tridiagonalization<Eigen::MatrixXd> tridiagonal{0};  ///< K = Q T Q^T
+    Eigen::VectorXd t_diagonal, t_subdiagonal, householder;     ///< T's diagonals; Q's workspace
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen{0};    ///< T = V_T diag(l) V_T^T
+    Eigen::LLT<Eigen::MatrixXd> llt_K{0};                       ///< stiffness()'s definiteness test
   };
   mutable Workspace ws_;
 };

@@ -280,14 +280,15 @@ struct SapSolver::Workspace {
           for (Index j = 0; j < 3; ++j) x += G(i, j) * J[j * k_b + c];
           gj[static_cast<std::size_t>(i * k_b + c)] = x;
         }
-      using Row = Eigen::Map<const Eigen::VectorXd>;
-      const Row J0(J, k_b), J1(J + k_b, k_b), J2(J + 2 * k_b, k_b);
-      const Index c0 = cols[first];
+      // Plain loops over raw columns: at these lengths (up to a few dozen) Eigen's segment
+      // expressions cost more in set-up than in arithmetic; the compiler vectorizes these.
+      const Index c0 = cols[first], ld = dense.rows();
       for (Index c = 0; c < k_b; ++c) {
         const double g0 = gj[static_cast<std::size_t>(c)], g1 = gj[static_cast<std::size_t>(k_b + c)],
                      g2 = gj[static_cast<std::size_t>(2 * k_b + c)];
-        const Index n = k_b - c;
-        dense.col(c0 + c).segment(c0 + c, n) += (J0.segment(c, n) * g0 + J1.segment(c, n) * g1) + J2.segment(c, n) * g2;
+        const double *j0 = J + c, *j1 = J + k_b + c, *j2 = J + 2 * k_b + c;
+        double* out = dense.data() + (c0 + c) * ld + (c0 + c);  // column c0 + c from the diagonal down
+        for (Index a = 0; a < k_b - c; ++a) out[a] += (j0[a] * g0 + j1[a] * g1) + j2[a] * g2;
       }
     }
   }

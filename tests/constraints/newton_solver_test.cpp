@@ -208,6 +208,59 @@ TEST(NewtonConvergence, CondensedChainLikeProblemsConverge) {
   }
 }
 
+// Particles in a row, each pressed onto the next by a contact (the last onto the ground) whose
+// frame is tilted off the axes: W couples each contact only to its neighbours (a bandwidth of 5 of
+// 90 rows, its 3 x 3 blocks full), so kAuto factors the Newton matrix in its band. It takes the
+// sparse LU's steps (the same iterations, the same answer to round-off), with either function.
+TEST(NewtonConvergence, ABandedProblemIsFactoredInItsBandAsBySparseLu) {
+  auto serial = make_backend("serial");
+  const int count = 30;
+  const Index n = 3 * count;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n), H = Eigen::MatrixXd::Zero(n, 3 * count);
+  GlobalProblem g;
+  for (Index i = 0; i < n; ++i) M(i, i) = 1.5 + uni(gen);
+  for (int c = 0; c < count; ++c) {
+    // The frame's rows (normal ~z, tangents ~x, ~y), tilted by up to 0.3 in every component.
+    const int axes[3] = {2, 0, 1};
+    for (int r = 0; r < 3; ++r)
+      for (int a = 0; a < 3; ++a) {
+        const double e = (a == axes[r] ? 1.0 : 0.0) + 0.3 * uni(gen);
+        H(3 * c + a, 3 * c + r) = e;
+        if (c + 1 < count) H(3 * (c + 1) + a, 3 * c + r) = -e;
+      }
+    g.blocks.push_back({BlockKind::kContact, 0.3 + 0.2 * uni(gen)});
+  }
+  g.M = testing::dense_to_csr(M);
+  g.H = testing::dense_to_csr(H);
+  g.f = Eigen::VectorXd::Zero(n);
+  for (Index i = 0; i < n; ++i) g.f[i] = M(i, i) * (i % 3 == 2 ? -1.0 - 0.1 * static_cast<double>(i) : 0.5 * uni(gen));
+  g.w = Eigen::VectorXd::Zero(3 * count);
+  EigenLdltSolver mass;
+  const DelassusProblem p = to_delassus(g, mass);
+  for (NcpFunction fn : {NcpFunction::kMinMap, NcpFunction::kFischerBurmeister}) {
+    std::vector<Eigen::VectorXd> answers;
+    std::vector<int> iterations;
+    for (NewtonLinearSolver linear : {NewtonLinearSolver::kAuto, NewtonLinearSolver::kSparseLu}) {
+      NewtonOptions o;
+      o.function = fn;
+      o.linear = linear;
+      o.stop = {1e-11, 100};
+      NewtonSolver solver(*serial, o);
+      Eigen::VectorXd r;
+      const SolverReport rep = solver.solve(p, r);
+      ASSERT_TRUE(rep.converged()) << solver.name() << ": " << rep.message << "; errors" << history(rep);
+      answers.push_back(r);
+      iterations.push_back(rep.iterations);
+    }
+    EXPECT_GE(iterations[0], 3);
+    EXPECT_EQ(iterations[0], iterations[1]);
+    EXPECT_LT((answers[0] - answers[1]).norm(), 1e-9 * answers[1].norm());
+    EXPECT_GT(answers[0].norm(), 1.0);
+  }
+}
+
 TEST(NewtonConvergence, DeterministicAcrossRuns) {
   auto serial = make_backend("serial");
   const DelassusProblem p = random_problem(9, 8);

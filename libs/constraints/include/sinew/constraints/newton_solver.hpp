@@ -22,7 +22,10 @@ namespace sinew::constraints {
 /// (timings in docs/benchmarks.md).
 enum class NewtonLinearSolver {
   /// A dense LU (partial pivoting) up to 48 rows, kSparseLu up to kAutoLuRows rows, kBiCgStab
-  /// above: the fastest at each size.
+  /// above: the fastest at each size. Up to kAutoLuRows, a W of bandwidth b with 4 (b + 1) <= m
+  /// and at least a third of its band stored (contacts ordered along a stack or a chain) is
+  /// factored in band storage by LU with partial pivoting within the band instead of kSparseLu:
+  /// O(m b^2) and no allocation per step.
   kAuto,
   /// Eigen::SparseLU (COLAMD) of the assembled Omega W + E: exact steps, one symbolic analysis per
   /// solve (the pattern of W plus the diagonal blocks is fixed) and one numeric factorization per

@@ -351,17 +351,8 @@ TEST(IntegratorNewton, UncoupledBodiesAreFactoredBlockByBlock) {
 // implicit Euler (its step matrix M + h^2 K is dense too). Matrices past 64 rows, or with less than 3/4 of their
 // entries, go to the sparse factor, and kDense refuses a coupled block past 64 rows by name.
 TEST(IntegratorNewton, SmallDenseSystemsAreFactoredDense) {
-  model::KinematicTree chain(Vec3{{0, 0, -9.81}});
   constexpr int kLinks = 16;
-  for (int i = 0; i < kLinks; ++i) {
-    model::TreeBody b;
-    b.parent = i - 1;
-    b.axis = Vec3{{0, 1, 0}};
-    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
-    b.joint_in_body = Vec3{{-0.05, 0, 0}};
-    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
-    chain.add_body(b);
-  }
+  const model::KinematicTree chain = testing::hinge_chain_tree(kLinks);
   CsrMatrix M;
   chain.mass_matrix(0.0, Eigen::VectorXd::Zero(kLinks), M);
   EXPECT_EQ(resolve_linear_solver(LinearSolverKind::kAuto, M), LinearSolverKind::kDense);

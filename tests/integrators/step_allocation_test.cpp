@@ -27,6 +27,7 @@
 #include "sinew/model/mechanical_system.hpp"
 #include "sinew/model/tree_bodies.hpp"
 #include "sinew/scene/contact_scenes.hpp"
+#include "test_systems.hpp"
 
 namespace {
 // Counting is switched on only around the measured steps; every thread's allocations count.
@@ -320,16 +321,7 @@ TEST(StepAllocation, RowCountChangesAreTheOnlyStepsThatAllocate) {
   }
 
   constexpr int kLinks = 8;
-  model::KinematicTree tree(Vec3{{0, 0, -9.81}});
-  for (int i = 0; i < kLinks; ++i) {
-    model::TreeBody b;
-    b.parent = i - 1;
-    b.axis = Vec3{{0, 1, 0}};
-    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
-    b.joint_in_body = Vec3{{-0.05, 0, 0}};
-    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
-    tree.add_body(b);
-  }
+  const model::KinematicTree tree = testing::hinge_chain_tree(kLinks);
   const model::TreeBodies bodies(tree);
   constraints::ContactOptions o;
   o.mu = 0.5;

@@ -13,6 +13,7 @@
 #include "sinew/core/quaternion.hpp"
 #include "sinew/linalg/csr_matrix.hpp"
 #include "sinew/model/dynamical_system.hpp"
+#include "sinew/model/kinematic_tree.hpp"
 
 namespace sinew::integrators::testing {
 
@@ -268,5 +269,21 @@ class NegativeMassPendulum : public Pendulum {
     M = dense_to_csr(Eigen::MatrixXd::Constant(1, 1, -1.0));
   }
 };
+
+// The multibody benchmark's hinge chain in joint coordinates: @p links rods of 0.1 m and 0.2 kg
+// hinged about y, the first to the world at the origin, horizontal along x at q = 0.
+inline model::KinematicTree hinge_chain_tree(int links) {
+  model::KinematicTree tree(Vec3{{0, 0, -9.81}});
+  for (int i = 0; i < links; ++i) {
+    model::TreeBody b;
+    b.parent = i - 1;
+    b.axis = Vec3{{0, 1, 0}};
+    b.joint_in_parent = Vec3{{i == 0 ? 0.0 : 0.05, 0, 0}};
+    b.joint_in_body = Vec3{{-0.05, 0, 0}};
+    b.inertia = make_spatial_inertia(0.2, Vec3{{0, 0, 0}}, Mat3{{1e-5, 0, 0, 0, 1.7e-4, 0, 0, 0, 1.7e-4}});
+    tree.add_body(b);
+  }
+  return tree;
+}
 
 }  // namespace sinew::integrators::testing

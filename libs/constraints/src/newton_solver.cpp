@@ -12,6 +12,7 @@
 #include "sinew/constraints/natural_map.hpp"
 #include "sinew/core/error.hpp"
 #include "sinew/core/number_text.hpp"
+#include "sinew/linalg/banded_lu.hpp"
 
 namespace sinew::constraints {
 
@@ -225,8 +226,8 @@ void visit_newton_rows(const BlockJacobian& J, std::size_t b, const CsrMatrix& W
 // step. Small problems (@p dense: a few contacts, where SparseLU's symbolic work and bookkeeping cost more than the
 // arithmetic) form the matrix densely and factor it by LU with partial pivoting. Banded ones (contacts ordered along a
 // stack or a chain, each coupled only to its neighbours': bandwidth b with 4 (b + 1) <= m) are factored in band
-// storage by LU with partial pivoting within the band (LAPACK's gbtf2 / gbtrs): O(m b^2), in storage kept from step to
-// step, so that a step allocates nothing where SparseLU allocates at every factorization.
+// storage by LU with partial pivoting within the band (sinew::BandedLu): O(m b^2), in storage kept from step to step,
+// so that a step allocates nothing where SparseLU allocates at every factorization.
 class LuStep {
  public:
   /// Prepares the steps of one solve on @p p (diagonal of W: @p diagW).
@@ -259,8 +260,7 @@ class LuStep {
     // Narrow, and full enough that band storage does not hold mostly zeros that SparseLU skips.
     banded_ = band_allowed && 4 * (band_ + 1) <= m && m * (2 * band_ + 1) <= 3 * p.W.nnz();
     if (banded_) {
-      band_storage_.assign(static_cast<std::size_t>((3 * band_ + 1) * m), 0.0);
-      pivots_.resize(static_cast<std::size_t>(m));
+      band_lu_.resize(m, band_);
       return;
     }
     const bool same_pattern =
@@ -385,82 +385,32 @@ class LuStep {
     return false;
   }
 
-  // Entry (i, j) of the band storage: LAPACK's layout with kl = ku = band_ and room for the
-  // kl rows of fill that pivoting adds above the band.
-  double& band_entry(Index i, Index j) {
-    const Index kv = 2 * band_, ld = 3 * band_ + 1;
-    return band_storage_[static_cast<std::size_t>(kv + i - j + j * ld)];
-  }
-
   // The banded form of solve().
   bool solve_banded(const BlockJacobian& J, const Eigen::VectorXd& shift, const Eigen::VectorXd& phi,
                     Eigen::VectorXd& dr, int& factorizations, std::string& message) {
     const Index m = W_->rows;
     for (int attempt = 0; attempt < 2; ++attempt) {
-      std::fill(band_storage_.begin(), band_storage_.end(), 0.0);
+      band_lu_.set_zero();
       for (std::size_t b = 0; b < J.row.size(); ++b)
         visit_newton_rows(J, b, *W_, shift, /*shift_in_e=*/false,
-                          [&](Index r, Index c, double v) { band_entry(r, c) += v; });
+                          [&](Index r, Index c, double v) { band_lu_(r, c) += v; });
       if (attempt == 1)  // as the other paths
-        for (Index i = 0; i < m; ++i) band_entry(i, i) += singular_shift_;
+        for (Index i = 0; i < m; ++i) band_lu_(i, i) += singular_shift_;
       ++factorizations;
-      if (!band_factor()) continue;
+      if (!band_lu_.factor()) continue;
       dr = -phi;
-      band_solve(dr);
+      band_lu_.solve(dr);
       if (dr.allFinite()) return true;
     }
     message = "the banded LU has a zero pivot";
     return false;
   }
 
-  // LU with partial pivoting of the band storage in place (LAPACK's gbtf2, unblocked): false on a
-  // zero pivot.
-  bool band_factor() {
-    const Index m = W_->rows, kl = band_, ku = band_;
-    Index ju = 0;  // the last column that row interchanges have reached
-    for (Index j = 0; j < m; ++j) {
-      const Index km = std::min(kl, m - 1 - j);
-      Index jp = j;
-      double largest = std::fabs(band_entry(j, j));
-      for (Index i = j + 1; i <= j + km; ++i)
-        if (std::fabs(band_entry(i, j)) > largest) largest = std::fabs(band_entry(i, j)), jp = i;
-      pivots_[static_cast<std::size_t>(j)] = jp;
-      if (largest == 0.0) return false;
-      ju = std::max(ju, std::min(jp + ku, m - 1));
-      if (jp != j)
-        for (Index c = j; c <= ju; ++c) std::swap(band_entry(j, c), band_entry(jp, c));
-      const double inverse = 1.0 / band_entry(j, j);
-      for (Index i = j + 1; i <= j + km; ++i) band_entry(i, j) *= inverse;
-      for (Index c = j + 1; c <= ju; ++c) {
-        const double a = band_entry(j, c);
-        if (a != 0.0)
-          for (Index i = j + 1; i <= j + km; ++i) band_entry(i, c) -= band_entry(i, j) * a;
-      }
-    }
-    return true;
-  }
-
-  // x <- A^-1 x on band_factor()'s factors (LAPACK's gbtrs): the interchanges and L, then U, whose
-  // upper bandwidth is kl + ku.
-  void band_solve(Eigen::VectorXd& x) {
-    const Index m = W_->rows, kl = band_, kv = 2 * band_;
-    for (Index j = 0; j < m; ++j) {
-      const Index jp = pivots_[static_cast<std::size_t>(j)];
-      if (jp != j) std::swap(x[j], x[jp]);
-      for (Index i = j + 1; i <= std::min(j + kl, m - 1); ++i) x[i] -= band_entry(i, j) * x[j];
-    }
-    for (Index j = m - 1; j >= 0; --j) {
-      x[j] /= band_entry(j, j);
-      for (Index i = std::max<Index>(0, j - kv); i < j; ++i) x[i] -= band_entry(i, j) * x[j];
-    }
-  }
-
   const CsrMatrix* W_ = nullptr;  // the problem's W, alive for the solve
   bool dense_ = true;
-  bool banded_ = false;               // the band path (reset())
-  Index band_ = 0;                    // its bandwidth kl = ku
-  std::vector<double> band_storage_;  // (3 band + 1) x m, column-major
-  std::vector<Index> pivots_;         // row interchanges of band_factor()
+  bool banded_ = false;  // the band path (reset())
+  Index band_ = 0;       // its bandwidth
+  BandedLu band_lu_;
   Eigen::MatrixXd dense_jac_;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
   std::vector<Index> row_ptr_, row_col_;  // the Newton matrix's pattern by rows

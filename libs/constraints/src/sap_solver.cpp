@@ -261,7 +261,7 @@ struct SapSolver::Workspace {
 
   // add_contact_terms() into the lower triangle of the dense Newton matrix. A wide block of three
   // rows over consecutive columns (a tree's contact: every joint from its body to the root) is
-  // summed column by column, each column's entries from the diagonal down one vectorized pass:
+  // summed column by column, each column's entries from the diagonal down in one loop:
   // the same sums in the same order as add_block_any()'s, so the same bits.
   void add_contact_terms_dense(const std::vector<ConstraintBlock>& blocks) {
     const auto add = [&](Index r, Index c, double x) { dense(r, c) += x; };
